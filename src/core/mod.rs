@@ -1,0 +1,9 @@
+//! The identifier formats as plain Rust: values, codecs and generator state
+//! machines. Nothing here imports pgrx, so all of it is unit-tested,
+//! property-tested and fuzzed without a database; `crate::pg` adapts it to SQL.
+
+pub mod base36;
+pub mod clock;
+pub mod nanoflake;
+pub mod ticker;
+pub mod time;

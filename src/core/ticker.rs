@@ -1,0 +1,226 @@
+//! A server-wide (millisecond, sequence) counter for the formats whose
+//! uniqueness rests on a sequence rather than on random bits.
+//!
+//! The whole state is one `u64`, `unix_ms << SEQ_BITS | sequence`, the last
+//! pair handed out. Every caller moves it forward with a compare-and-swap, so
+//! the pairs are strictly increasing across all callers that share it: the
+//! database puts it in shared memory, and no two backends ever get the same
+//! pair. Lock-free: a backend killed mid-call cannot leave it locked.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::clock::Clock;
+
+/// One (millisecond, sequence) pair handed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Tick {
+    pub unix_ms: u64,
+    pub sequence: u32,
+}
+
+/// What the state machine says to do next, given the last pair and the clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Hand out this packed pair.
+    Issue(u64),
+    /// The sequence of the last millisecond is used up (or the clock is
+    /// behind it): wait until the clock reads this millisecond.
+    WaitUntil(u64),
+}
+
+/// The clock stayed behind the last issued millisecond for longer than the
+/// generator may wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockBehind {
+    /// The millisecond the generator needed the clock to reach.
+    pub needed_ms: u64,
+    /// What the clock read when the generator gave up.
+    pub clock_ms: u64,
+}
+
+/// The pure transition: a new millisecond starts at sequence 0; within the
+/// same millisecond, or while the clock reads earlier than the last pair
+/// (it was stepped back), count on from the last pair; never go below it.
+pub const fn step<const SEQ_BITS: u32>(last: u64, now_ms: u64) -> Step {
+    let fresh = now_ms << SEQ_BITS;
+    if fresh > last {
+        return Step::Issue(fresh);
+    }
+    let next = last + 1;
+    if next >> SEQ_BITS == last >> SEQ_BITS {
+        Step::Issue(next)
+    } else {
+        Step::WaitUntil(next >> SEQ_BITS)
+    }
+}
+
+#[derive(Debug, Default)]
+#[repr(transparent)]
+pub struct Ticker<const SEQ_BITS: u32> {
+    last: AtomicU64,
+}
+
+impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
+    pub const SEQ_MASK: u64 = (1 << SEQ_BITS) - 1;
+
+    pub const fn new() -> Self {
+        Ticker { last: AtomicU64::new(0) }
+    }
+
+    /// The last pair handed out, if any.
+    pub fn last(&self) -> Option<Tick> {
+        match self.last.load(Ordering::Acquire) {
+            0 => None,
+            packed => Some(Self::unpack(packed)),
+        }
+    }
+
+    fn unpack(packed: u64) -> Tick {
+        Tick { unix_ms: packed >> SEQ_BITS, sequence: (packed & Self::SEQ_MASK) as u32 }
+    }
+
+    /// Hands out the next pair. Waits while the current millisecond's
+    /// sequence is used up or the clock is behind the last pair, for at most
+    /// `max_wait_ms` of monotonic time; a clock that is further behind than
+    /// that is reported at once rather than waited for.
+    pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
+        let mut waited_since: Option<u64> = None;
+        let mut last = self.last.load(Ordering::Acquire);
+        loop {
+            let now = clock.now_ms();
+            match step::<SEQ_BITS>(last, now) {
+                Step::Issue(packed) => {
+                    match self.last.compare_exchange_weak(
+                        last,
+                        packed,
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    ) {
+                        Ok(_) => return Ok(Self::unpack(packed)),
+                        Err(current) => last = current,
+                    }
+                }
+                Step::WaitUntil(needed_ms) => {
+                    let started = *waited_since.get_or_insert_with(|| clock.monotonic_ms());
+                    let waited = clock.monotonic_ms().saturating_sub(started);
+                    if needed_ms - now > max_wait_ms || waited > max_wait_ms {
+                        return Err(ClockBehind { needed_ms, clock_ms: now });
+                    }
+                    clock.wait(now, needed_ms);
+                    last = self.last.load(Ordering::Acquire);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::FakeClock;
+
+    type T12 = Ticker<12>;
+
+    #[test]
+    fn new_millisecond_starts_at_zero_and_counts_up() {
+        let t = T12::new();
+        let mut c = FakeClock::at(1000);
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 0 }));
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 1 }));
+        c.now_ms = 1001;
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1001, sequence: 0 }));
+    }
+
+    #[test]
+    fn exhausted_sequence_waits_for_next_millisecond() {
+        let t = T12::new();
+        let mut c = FakeClock::at(5000);
+        for seq in 0..4096 {
+            assert_eq!(t.next(&mut c, 1000).unwrap(), Tick { unix_ms: 5000, sequence: seq });
+        }
+        assert_eq!(c.waits, 0);
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 5001, sequence: 0 }));
+        assert_eq!(c.waits, 1, "the 4097th ID of a millisecond waits for the next");
+    }
+
+    #[test]
+    fn clock_stepped_back_counts_on_then_waits_then_errors() {
+        let t = T12::new();
+        let mut c = FakeClock::at(10_000);
+        let first = t.next(&mut c, 1000).unwrap();
+        c.now_ms = 9_500; // stepped back 500 ms
+        let mut prev = first;
+        for _ in 0..4095 {
+            let tick = t.next(&mut c, 1000).unwrap();
+            assert!(tick > prev);
+            assert_eq!(tick.unix_ms, 10_000, "counts on within the last millisecond");
+            prev = tick;
+        }
+        assert_eq!(c.waits, 0);
+        // Used up: waits (500 ms, within the bound) for the clock to pass 10_000.
+        let tick = t.next(&mut c, 1000).unwrap();
+        assert_eq!(tick, Tick { unix_ms: 10_001, sequence: 0 });
+        assert!(c.waits >= 1);
+
+        // Now step back further than the bound: the error comes at once.
+        for _ in 0..4095 {
+            t.next(&mut c, 1000).unwrap();
+        }
+        c.now_ms = 5_000;
+        let waits = c.waits;
+        assert_eq!(t.next(&mut c, 1000), Err(ClockBehind { needed_ms: 10_002, clock_ms: 5_000 }));
+        assert_eq!(c.waits, waits, "no point waiting 5 s for a 1 s bound");
+        // ... and the state did not move backwards: recovery when the clock returns.
+        c.now_ms = 10_002;
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 10_002, sequence: 0 }));
+    }
+
+    #[test]
+    fn frozen_clock_gives_up_after_the_bound() {
+        let t = T12::new();
+        let mut c = FakeClock::at(20_000);
+        for _ in 0..4096 {
+            t.next(&mut c, 1000).unwrap();
+        }
+        c.frozen = true;
+        assert_eq!(t.next(&mut c, 1000), Err(ClockBehind { needed_ms: 20_001, clock_ms: 20_000 }));
+        assert!(c.monotonic_ms > 1000 && c.monotonic_ms < 1010, "waited {} ms", c.monotonic_ms);
+    }
+
+    #[test]
+    fn threads_sharing_a_ticker_never_share_a_pair() {
+        use std::sync::Arc;
+        struct SystemClock;
+        impl Clock for SystemClock {
+            fn now_ms(&mut self) -> u64 {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_millis() as u64
+            }
+            fn monotonic_ms(&mut self) -> u64 {
+                self.now_ms()
+            }
+            fn wait(&mut self, _: u64, _: u64) {
+                std::hint::spin_loop();
+            }
+        }
+        let t = Arc::new(T12::new());
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let t = Arc::clone(&t);
+                std::thread::spawn(move || {
+                    let mut c = SystemClock;
+                    let ticks: Vec<Tick> = (0..50_000).map(|_| t.next(&mut c, 1000).unwrap()).collect();
+                    assert!(ticks.windows(2).all(|w| w[0] < w[1]), "per-thread strictly increasing");
+                    ticks
+                })
+            })
+            .collect();
+        let mut all: Vec<Tick> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}
