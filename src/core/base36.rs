@@ -14,19 +14,25 @@ pub enum Base36Error {
     Overflow,
 }
 
-pub fn encode(mut value: u64) -> String {
+pub fn encode(value: u64) -> String {
     let mut buf = [0u8; MAX_LEN];
+    let start = encode_into(value, &mut buf);
+    // Every byte comes from DIGITS, which is ASCII.
+    String::from_utf8(buf[start..].to_vec()).expect("base36 digits are ASCII")
+}
+
+/// Writes the digits right-aligned into `buf` without allocating, for output
+/// functions that run once per row; returns where they start.
+pub fn encode_into(mut value: u64, buf: &mut [u8; MAX_LEN]) -> usize {
     let mut at = MAX_LEN;
     loop {
         at -= 1;
         buf[at] = DIGITS[(value % 36) as usize];
         value /= 36;
         if value == 0 {
-            break;
+            return at;
         }
     }
-    // Every byte comes from DIGITS, which is ASCII.
-    String::from_utf8(buf[at..].to_vec()).expect("base36 digits are ASCII")
 }
 
 /// Parses digits in either case. Signs, whitespace and separators are not

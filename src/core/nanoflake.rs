@@ -59,6 +59,11 @@ impl Nanoflake {
         }
     }
 
+    /// A value read back from storage, where only valid IDs are ever put.
+    pub const fn from_stored(value: i64) -> Self {
+        Nanoflake(value)
+    }
+
     pub const fn to_i64(self) -> i64 {
         self.0
     }

@@ -1,0 +1,8 @@
+# The two commands (see README.md): `make demo` and `make test`.
+.PHONY: demo test bench
+demo:
+	bash scripts/demo.sh
+test:
+	bash scripts/test.sh
+bench:
+	bash scripts/bench.sh

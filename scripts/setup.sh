@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what building and testing chronoid needs on Debian 12, skipping
+# whatever is already there: PostgreSQL 15 with its server headers (pinned to
+# the installed server's version, so apt never upgrades the server under a
+# running cluster), libclang for bindgen, cargo-pgrx pointed at the system
+# pg_config, and the test tools.
+set -euo pipefail
+
+PGRX_VERSION=0.18.1
+PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+
+log() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+apt_install() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
+}
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+missing=()
+dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok installed' || missing+=(postgresql-15)
+for pkg in libclang-dev sudo; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    $SUDO apt-get update -q >/dev/null
+    apt_install "${missing[@]}"
+fi
+
+server_version=$(dpkg-query -W -f='${Version}' postgresql-15)
+dev_version=$(dpkg-query -W -f='${Version}' postgresql-server-dev-15 2>/dev/null || true)
+if [ "$dev_version" != "$server_version" ]; then
+    log "installing postgresql-server-dev-15=$server_version"
+    $SUDO apt-get update -q >/dev/null
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        "postgresql-server-dev-15=$server_version" >/dev/null
+fi
+
+# Debian's postgresql-common starts a "main" cluster on 5432 on install; ours
+# use their own ports, so leave it alone.
+
+if ! cargo pgrx --version 2>/dev/null | grep -q " $PGRX_VERSION\$"; then
+    log "installing cargo-pgrx $PGRX_VERSION (takes a few minutes)"
+    cargo install cargo-pgrx --version "$PGRX_VERSION" --locked --quiet
+fi
+
+if ! grep -qs "^pg15 = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
+    log "cargo pgrx init --pg15 $PG_CONFIG"
+    cargo pgrx init --pg15 "$PG_CONFIG" >/dev/null
+fi
+
+log "ready: PostgreSQL $($PG_CONFIG --version | cut -d' ' -f2), $(cargo pgrx --version)"

@@ -1,0 +1,150 @@
+//! The SQL face of the core formats: one thin adapter per type, plus what
+//! they share (datum plumbing, error reports, the clock, GUCs, shared memory).
+
+pub mod guc;
+pub mod nanoflake;
+pub mod shmem;
+
+use std::ffi::CStr;
+
+use pgrx::datum::TimestampWithTimeZone;
+use pgrx::pg_sys;
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::{PgLogLevel, PgSqlErrorCode};
+
+use crate::core::clock::Clock;
+use crate::core::time::{pg_usec_to_unix_ms, unix_ms_to_pg_usec};
+
+/// Implements the pgrx datum traits for a core value type that PostgreSQL
+/// stores as an 8-byte pass-by-value datum (the SQL type is created by hand
+/// in `sql/`; these impls only move the 64 bits in and out).
+macro_rules! by_value_8_byte_type {
+    ($ty:ty, $sql:literal, to_bits: $to:expr, from_bits: $from:expr) => {
+        impl ::pgrx::datum::FromDatum for $ty {
+            unsafe fn from_polymorphic_datum(
+                datum: ::pgrx::pg_sys::Datum,
+                is_null: bool,
+                _typoid: ::pgrx::pg_sys::Oid,
+            ) -> Option<Self> {
+                let from: fn(i64) -> $ty = $from;
+                (!is_null).then(|| from(datum.value() as i64))
+            }
+        }
+
+        impl ::pgrx::datum::IntoDatum for $ty {
+            fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
+                let to: fn($ty) -> i64 = $to;
+                Some(::pgrx::pg_sys::Datum::from(to(self)))
+            }
+            fn type_oid() -> ::pgrx::pg_sys::Oid {
+                ::pgrx::wrappers::regtypein($sql)
+            }
+        }
+
+        unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $ty {
+            unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
+                let index = arg.index();
+                unsafe { arg.unbox_arg_using_from_datum() }
+                    .unwrap_or_else(|| panic!("argument {index} must not be null"))
+            }
+        }
+
+        unsafe impl ::pgrx::callconv::BoxRet for $ty {
+            unsafe fn box_into<'fcx>(
+                self,
+                fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
+            ) -> ::pgrx::datum::Datum<'fcx> {
+                let to: fn($ty) -> i64 = $to;
+                unsafe { fcinfo.return_raw_datum(::pgrx::pg_sys::Datum::from(to(self))) }
+            }
+        }
+
+        ::pgrx::pgrx_sql_entity_graph::impl_sql_translatable!($ty, $sql);
+    };
+}
+pub(crate) use by_value_8_byte_type;
+
+/// `invalid input syntax for type T: "..."`, SQLSTATE 22P02, as core types say it.
+pub fn invalid_text(type_name: &str, input: &CStr) -> ! {
+    error(
+        PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+        format!("invalid input syntax for type {type_name}: \"{}\"", input.to_string_lossy()),
+    )
+}
+
+/// `value "..." is out of range for type T`, SQLSTATE 22003.
+pub fn text_out_of_range(type_name: &str, input: &CStr) -> ! {
+    error(
+        PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+        format!("value \"{}\" is out of range for type {type_name}", input.to_string_lossy()),
+    )
+}
+
+pub fn error(code: PgSqlErrorCode, message: String) -> ! {
+    ErrorReport::new(code, message, "chronoid").report(PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
+}
+
+pub fn error_with_hint(code: PgSqlErrorCode, message: String, hint: &str) -> ! {
+    ErrorReport::new(code, message, "chronoid").set_hint(hint).report(PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
+}
+
+/// Reads the 8 bytes of a binary-protocol value (network byte order).
+///
+/// # Safety
+/// `buf` must be the `StringInfo` PostgreSQL passed to a receive function.
+pub unsafe fn recv_i64(buf: pgrx::datum::Internal) -> i64 {
+    let buf = buf.unwrap().expect("receive buffer").cast_mut_ptr::<pg_sys::StringInfoData>();
+    // pq_getmsgint64 raises 08P01 itself when fewer than 8 bytes remain.
+    unsafe { pg_sys::pq_getmsgint64(buf) }
+}
+
+/// The unix millisecond a `timestamptz` falls in; infinities have none.
+pub fn timestamptz_unix_ms(ts: TimestampWithTimeZone, type_name: &str) -> i64 {
+    if !ts.is_finite() {
+        error(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!("timestamp out of range for type {type_name}: {ts}"),
+        );
+    }
+    pg_usec_to_unix_ms(ts.into_inner())
+}
+
+pub fn unix_ms_timestamptz(ms: i64) -> TimestampWithTimeZone {
+    unix_ms_to_pg_usec(ms)
+        .and_then(|usec| TimestampWithTimeZone::try_from(usec).ok())
+        .unwrap_or_else(|| {
+            error(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range".into())
+        })
+}
+
+/// The system clock as generators see it: CLOCK_REALTIME for the time,
+/// CLOCK_MONOTONIC for how long they waited, and a wait that spins for the
+/// next millisecond but sleeps (and honours query cancel) when the clock is
+/// further behind.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_ms(&mut self) -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
+
+    fn monotonic_ms(&mut self) -> u64 {
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        START.get_or_init(std::time::Instant::now).elapsed().as_millis() as u64
+    }
+
+    fn wait(&mut self, now_ms: u64, until_ms: u64) {
+        pgrx::check_for_interrupts!();
+        if until_ms.saturating_sub(now_ms) <= 1 {
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        } else {
+            unsafe { pg_sys::pg_usleep(1000) };
+        }
+    }
+}

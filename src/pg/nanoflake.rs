@@ -1,0 +1,139 @@
+//! SQL functions of the `nanoflake` type. The type, its operators and operator
+//! classes are declared in `sql/nanoflake.sql`; comparison and hashing reuse
+//! PostgreSQL's own `int8` functions, since a nanoflake datum is an int8 datum.
+
+use std::ffi::CStr;
+
+use pgrx::datum::{Internal, TimestampWithTimeZone};
+use pgrx::prelude::*;
+use pgrx::PgSqlErrorCode;
+
+use super::{error, guc, invalid_text, shmem, text_out_of_range, SystemClock};
+use crate::core::base36;
+use crate::core::nanoflake::{GenerateError, Nanoflake, ParseError, MAX_TIMESTAMP};
+
+super::by_value_8_byte_type!(
+    Nanoflake, "nanoflake",
+    to_bits: Nanoflake::to_i64,
+    from_bits: Nanoflake::from_stored
+);
+
+const TYPE: &str = "nanoflake";
+
+#[pg_extern(sql = false)]
+fn nanoflake_in(input: &CStr) -> Nanoflake {
+    match Nanoflake::parse(input.to_bytes()) {
+        Ok(id) => id,
+        Err(ParseError::Syntax) => invalid_text(TYPE, input),
+        Err(ParseError::OutOfRange) => text_out_of_range(TYPE, input),
+    }
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_out(id: Nanoflake) -> &'static CStr {
+    // Digits plus a NUL, built on the stack; pgrx copies it into a palloc'd
+    // cstring, the one allocation per row.
+    let mut buf = [0u8; base36::MAX_LEN + 1];
+    let digits: &mut [u8; base36::MAX_LEN] = (&mut buf[..base36::MAX_LEN]).try_into().unwrap();
+    let start = base36::encode_into(id.to_i64() as u64, digits);
+    let cstr = CStr::from_bytes_with_nul(&buf[start..]).expect("digits then one NUL");
+    // SAFETY: the BoxRet for &CStr copies before this frame returns.
+    unsafe { std::mem::transmute::<&CStr, &'static CStr>(cstr) }
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_recv(buf: Internal) -> Nanoflake {
+    let bits = unsafe { super::recv_i64(buf) };
+    Nanoflake::from_i64(bits).unwrap_or_else(|| {
+        error(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            format!("invalid external nanoflake value: negative ({bits})"),
+        )
+    })
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_from_bigint(value: i64) -> Nanoflake {
+    Nanoflake::from_i64(value).unwrap_or_else(|| {
+        error(
+            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+            format!("value {value} is out of range for type nanoflake: a nanoflake is never negative"),
+        )
+    })
+}
+
+#[pg_extern(sql = false)]
+fn gen_nanoflake() -> Nanoflake {
+    shmem::require_preloaded("gen_nanoflake()");
+    let epoch = guc::nanoflake_epoch_unix_ms();
+    match Nanoflake::generate(shmem::NANOFLAKE_TICKER.get(), &mut SystemClock, epoch, guc::node_id()) {
+        Ok(id) => id,
+        Err(GenerateError::EpochInFuture { epoch_unix_ms, now_unix_ms }) => error(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!(
+                "chronoid.nanoflake_epoch ({}) lies after the current time ({})",
+                super::unix_ms_timestamptz(epoch_unix_ms),
+                super::unix_ms_timestamptz(now_unix_ms as i64)
+            ),
+        ),
+        Err(GenerateError::TimestampOverflow { ms_since_epoch }) => error(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!(
+                "nanoflake timestamp overflow: {ms_since_epoch} ms since chronoid.nanoflake_epoch \
+                 does not fit in 41 bits (at most {MAX_TIMESTAMP})"
+            ),
+        ),
+        Err(GenerateError::ClockBehind(behind)) => error(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!(
+                "system clock is {} ms behind the last nanoflake issued; gave up waiting after {} ms",
+                behind.needed_ms.saturating_sub(behind.clock_ms),
+                crate::core::nanoflake::MAX_CLOCK_WAIT_MS
+            ),
+        ),
+    }
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_timestamp(id: Nanoflake) -> TimestampWithTimeZone {
+    super::unix_ms_timestamptz(id.unix_ms(guc::nanoflake_epoch_unix_ms()))
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_generator(id: Nanoflake) -> i32 {
+    i32::from(id.generator())
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_sequence(id: Nanoflake) -> i32 {
+    i32::from(id.sequence())
+}
+
+/// The IDs of the millisecond `ts` falls in, under the configured epoch.
+fn bounds(ts: TimestampWithTimeZone) -> (Nanoflake, Nanoflake) {
+    let epoch = guc::nanoflake_epoch_unix_ms();
+    let ms = super::timestamptz_unix_ms(ts, TYPE);
+    u64::try_from(ms - epoch)
+        .ok()
+        .and_then(Nanoflake::bounds_of_ms)
+        .unwrap_or_else(|| {
+            error(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                format!(
+                    "timestamp out of range for type nanoflake: {ts} is outside the 41-bit \
+                     millisecond range starting at chronoid.nanoflake_epoch ({})",
+                    super::unix_ms_timestamptz(epoch)
+                ),
+            )
+        })
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_floor(ts: TimestampWithTimeZone) -> Nanoflake {
+    bounds(ts).0
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_ceil(ts: TimestampWithTimeZone) -> Nanoflake {
+    bounds(ts).1
+}

@@ -1,0 +1,40 @@
+//! Server-wide generator state, in shared memory when chronoid is preloaded.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pgrx::pg_sys;
+use pgrx::pg_guard;
+use pgrx::{pg_shmem_init, PgAtomic, PgSqlErrorCode};
+
+use crate::core::nanoflake::NanoflakeTicker;
+
+pub static NANOFLAKE_TICKER: PgAtomic<NanoflakeTicker> =
+    unsafe { PgAtomic::new(c"chronoid.nanoflake_ticker") };
+
+/// Set in the postmaster when shared memory was requested; forked backends
+/// inherit it.
+static PRELOADED: AtomicBool = AtomicBool::new(false);
+
+// SAFETY: a Ticker is one AtomicU64 (repr(transparent)), valid in any process
+// that maps the segment.
+unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory for crate::core::ticker::Ticker<N> {}
+
+pub fn init() {
+    if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
+        pg_shmem_init!(NANOFLAKE_TICKER = NanoflakeTicker::new());
+        PRELOADED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The shared state, or an error for a generator whose uniqueness across
+/// backends depends on it.
+pub fn require_preloaded(generator: &str) {
+    if !PRELOADED.load(Ordering::Relaxed) {
+        super::error_with_hint(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("{generator} requires chronoid to be loaded via shared_preload_libraries"),
+            "Add chronoid to shared_preload_libraries in postgresql.conf and restart the server; \
+             the generator keeps its sequence in shared memory so that no two backends repeat an ID.",
+        );
+    }
+}
