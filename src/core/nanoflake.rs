@@ -216,3 +216,39 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod vector_tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Vector {
+        ms_since_epoch: u64,
+        generator: u16,
+        sequence: u16,
+        int64: String,
+        text: String,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Vectors {
+        vectors: Vec<Vector>,
+    }
+
+    #[test]
+    fn conformance_vectors() {
+        let file: Vectors =
+            serde_json::from_str(include_str!("../../tests/vectors/nanoflake.json")).unwrap();
+        assert_eq!(file.vectors.len(), 5);
+        for v in file.vectors {
+            let id = Nanoflake::from_parts(v.ms_since_epoch, v.generator, v.sequence).unwrap();
+            assert_eq!(id.to_i64().to_string(), v.int64);
+            assert_eq!(id.to_string(), v.text);
+            assert_eq!(Nanoflake::parse(v.text.as_bytes()), Ok(id));
+            assert_eq!(
+                (id.ms_since_epoch(), id.generator(), id.sequence()),
+                (v.ms_since_epoch, v.generator, v.sequence)
+            );
+        }
+    }
+}

@@ -2,7 +2,7 @@
 # Eight backends generate 200,000 nanoflakes each at the same time, all with
 # the same chronoid.node_id: no value repeats, and each backend's IDs are
 # strictly increasing in the order it generated them.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 
 BACKENDS=8
 PER_BACKEND=200000

@@ -2,7 +2,7 @@
 # Without shared_preload_libraries, gen_nanoflake() cannot coordinate its
 # sequence across backends, so it refuses with an error and a hint rather
 # than risk duplicates. The rest of the type works.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 
 DATA=$CHRONOID_TEST_WORK/nopreload
 PORT=$((CHRONOID_PORT + 1))
