@@ -59,7 +59,10 @@ pub fn define() {
             Some(assign_nanoflake_epoch),
             None,
         );
+        #[cfg(not(any(feature = "pg13", feature = "pg14")))]
         pg_sys::MarkGUCPrefixReserved(c"chronoid".as_ptr());
+        #[cfg(any(feature = "pg13", feature = "pg14"))]
+        pg_sys::EmitWarningsOnPlaceholders(c"chronoid".as_ptr());
     }
 }
 

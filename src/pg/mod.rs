@@ -64,6 +64,33 @@ macro_rules! by_value_8_byte_type {
 }
 pub(crate) use by_value_8_byte_type;
 
+/// A NUL-terminated string in palloc'd memory, handed to PostgreSQL as the
+/// `cstring` result of an output function without another copy.
+pub struct PallocCString(std::ptr::NonNull<std::ffi::c_char>);
+
+impl PallocCString {
+    pub fn new(text: &[u8]) -> Self {
+        debug_assert!(!text.contains(&0));
+        unsafe {
+            let ptr = pg_sys::palloc(text.len() + 1).cast::<u8>();
+            ptr.copy_from_nonoverlapping(text.as_ptr(), text.len());
+            *ptr.add(text.len()) = 0;
+            PallocCString(std::ptr::NonNull::new_unchecked(ptr.cast()))
+        }
+    }
+}
+
+unsafe impl pgrx::callconv::BoxRet for PallocCString {
+    unsafe fn box_into<'fcx>(
+        self,
+        fcinfo: &mut pgrx::callconv::FcInfo<'fcx>,
+    ) -> pgrx::datum::Datum<'fcx> {
+        unsafe { fcinfo.return_raw_datum(pg_sys::Datum::from(self.0.as_ptr())) }
+    }
+}
+
+pgrx::pgrx_sql_entity_graph::impl_sql_translatable!(PallocCString, "cstring");
+
 /// `invalid input syntax for type T: "..."`, SQLSTATE 22P02, as core types say it.
 pub fn invalid_text(type_name: &str, input: &CStr) -> ! {
     error(

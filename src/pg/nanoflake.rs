@@ -30,15 +30,10 @@ fn nanoflake_in(input: &CStr) -> Nanoflake {
 }
 
 #[pg_extern(sql = false)]
-fn nanoflake_out(id: Nanoflake) -> &'static CStr {
-    // Digits plus a NUL, built on the stack; pgrx copies it into a palloc'd
-    // cstring, the one allocation per row.
-    let mut buf = [0u8; base36::MAX_LEN + 1];
-    let digits: &mut [u8; base36::MAX_LEN] = (&mut buf[..base36::MAX_LEN]).try_into().unwrap();
-    let start = base36::encode_into(id.to_i64() as u64, digits);
-    let cstr = CStr::from_bytes_with_nul(&buf[start..]).expect("digits then one NUL");
-    // SAFETY: the BoxRet for &CStr copies before this frame returns.
-    unsafe { std::mem::transmute::<&CStr, &'static CStr>(cstr) }
+fn nanoflake_out(id: Nanoflake) -> super::PallocCString {
+    let mut digits = [0u8; base36::MAX_LEN];
+    let start = base36::encode_into(id.to_i64() as u64, &mut digits);
+    super::PallocCString::new(&digits[start..])
 }
 
 #[pg_extern(sql = false)]

@@ -1,0 +1,47 @@
+-- Renders bench_result as the Markdown tables of BENCHMARKS.md.
+\pset format unaligned
+\pset tuples_only on
+\pset footer off
+
+-- Generators: net cost per call = (median - the section's baseline) / rows.
+WITH base AS (
+    SELECT section, median_ms AS base_ms FROM bench_result WHERE label LIKE 'baseline:%'
+), net AS (
+    SELECT r.section, r.ordinal, r.label, r.rows, r.median_ms, r.runs_ms,
+           (r.median_ms - base.base_ms) * 1e6 / r.rows AS net_ns
+    FROM bench_result r JOIN base USING (section)
+), refs AS (
+    SELECT section,
+           max(net_ns) FILTER (WHERE label = 'random()') AS random_ns,
+           max(net_ns) FILTER (WHERE label = 'nextval()') AS nextval_ns
+    FROM net GROUP BY section
+)
+SELECT E'### ' || CASE section WHEN 'generate' THEN 'Generation, flat out' ELSE 'Generation, paced below the 4,096-per-ms cap' END
+    || ' (' || to_char(max(rows), 'FM999,999,999') || ' calls per statement, median of '
+    || max(cardinality(runs_ms)) || E')\n\n'
+    || E'| generator | median ms | net ns per call | × random() | × nextval() |\n'
+    || E'|---|---:|---:|---:|---:|\n'
+    || string_agg(format('| `%s` | %s | %s | %s | %s |', label, round(median_ms::numeric),
+           CASE WHEN label LIKE 'baseline:%' THEN '(baseline)' ELSE round(net_ns::numeric, 1)::text END,
+           CASE WHEN label LIKE 'baseline:%' THEN '' ELSE round((net_ns / random_ns)::numeric, 2)::text END,
+           CASE WHEN label LIKE 'baseline:%' THEN '' ELSE round((net_ns / nextval_ns)::numeric, 3)::text END),
+        E'\n' ORDER BY ordinal) || E'\n'
+FROM net JOIN refs USING (section)
+GROUP BY section ORDER BY min(ordinal);
+
+\echo
+-- Everything else: ratio against the first (reference) row of each section.
+WITH r AS (
+    SELECT *, first_value(median_ms) OVER (PARTITION BY section ORDER BY ordinal) AS ref_ms,
+           min(ordinal) OVER (PARTITION BY section) AS section_order
+    FROM bench_result WHERE section NOT LIKE 'generate%'
+)
+SELECT E'### Storage, indexing and I/O (median of 3; ratio against the first row of each operation)\n\n'
+    || E'| operation | rows | type | median ms | ratio | heap MB | index MB |\n'
+    || E'|---|---:|---|---:|---:|---:|---:|\n'
+    || string_agg(format('| %s | %s | %s | %s | %s | %s | %s |', section, to_char(rows, 'FM999,999,999'), label,
+           round(median_ms::numeric), round((median_ms / ref_ms)::numeric, 3),
+           coalesce(round(heap_bytes / 1048576.0, 1)::text, ''),
+           coalesce(round(index_bytes / 1048576.0, 1)::text, '')),
+        E'\n' ORDER BY section_order, ordinal)
+FROM r;

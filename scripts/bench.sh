@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The benchmark: starts its own cluster, runs bench/*.sql (every comparison
+# in one run, median of 3 or 5), and writes BENCHMARKS.md.
+#   make bench                       # everything
+#   scripts/bench.sh nanoflake       # only bench/nanoflake.sql
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DATA=${CHRONOID_BENCH_DATA:-/tmp/chronoid-bench}
+PORT=${CHRONOID_BENCH_PORT:-55440}
+OUT=${CHRONOID_BENCH_OUT:-BENCHMARKS.md}
+SETTINGS=(
+    "shared_buffers = '2GB'" "work_mem = '1GB'" "maintenance_work_mem = '2GB'"
+    "max_wal_size = '16GB'" "checkpoint_timeout = '1h'" "synchronous_commit = off"
+    "max_parallel_workers_per_gather = 0" "max_parallel_maintenance_workers = 0" "jit = off"
+)
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(nanoflake)
+
+bash scripts/setup.sh
+cargo pgrx install --release --pg-config /usr/lib/postgresql/15/bin/pg_config >/dev/null
+scripts/cluster.sh stop "$DATA" || true
+rm -rf "$DATA"
+scripts/cluster.sh start "$DATA" "$PORT" "${SETTINGS[@]}"
+trap 'scripts/cluster.sh stop "$DATA"' EXIT
+
+psql_bench() { scripts/cluster.sh psql "$DATA" "$PORT" -d chronoid_bench -q "$@"; }
+scripts/cluster.sh psql "$DATA" "$PORT" -q -c "CREATE DATABASE chronoid_bench"
+psql_bench -c "CREATE EXTENSION chronoid" -f bench/lib.sql
+for suite in "${suites[@]}"; do
+    echo "== bench/$suite.sql"
+    psql_bench -f "bench/$suite.sql" 2>&1 | grep -E 'NOTICE:  .* / |ERROR' | sed 's/^psql:[^ ]* //'
+done
+tables=$(psql_bench -f bench/report.sql)
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
+pgv=$(psql_bench -At -c "SHOW server_version")
+{
+    echo "# Benchmarks"
+    echo
+    echo "Produced by \`make bench\` (scripts/bench.sh $*) on $(date -u +%Y-%m-%d)."
+    echo "Machine: $(nproc) cores ($cpu), $mem; PostgreSQL $pgv; chronoid $(grep -m1 '^version' Cargo.toml | cut -d'"' -f2) (release build)."
+    echo "Settings: ${SETTINGS[*]}; fsync = off; unlogged tables."
+    echo "Every figure is the median of 3 runs (5 for the paced generators), timed inside the server; all rows of one table come from the same run."
+    echo
+    echo "$tables"
+} >"$OUT"
+echo "wrote $OUT"
