@@ -10,6 +10,7 @@ mod pg;
 pgrx::pg_module_magic!(name, version);
 
 pgrx::extension_sql_file!("../sql/nanoflake.sql", name = "nanoflake");
+pgrx::extension_sql_file!("../sql/scru160.sql", name = "scru160");
 
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
@@ -29,6 +30,7 @@ mod tests {
     use pgrx::prelude::*;
 
     include!("../pgrx-tests/nanoflake.rs");
+    include!("../pgrx-tests/scru160.rs");
 }
 
 /// Required by `cargo pgrx test`.

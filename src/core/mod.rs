@@ -5,5 +5,6 @@
 pub mod base36;
 pub mod clock;
 pub mod nanoflake;
+pub mod scru160;
 pub mod ticker;
 pub mod time;

@@ -1,8 +1,11 @@
 //! The SQL face of the core formats: one thin adapter per type, plus what
 //! they share (datum plumbing, error reports, the clock, GUCs, shared memory).
 
+pub mod fmgr;
 pub mod guc;
 pub mod nanoflake;
+pub mod random;
+pub mod scru160;
 pub mod shmem;
 
 use std::ffi::CStr;
@@ -63,6 +66,79 @@ macro_rules! by_value_8_byte_type {
     };
 }
 pub(crate) use by_value_8_byte_type;
+
+/// The same for a fixed-length type passed by reference (`scru160`): the
+/// datum points to `$len` bytes, which a returned value gets in palloc'd memory.
+macro_rules! by_reference_fixed_type {
+    ($ty:ty, $sql:literal, $len:expr, to_bytes: $to:expr, from_bytes: $from:expr) => {
+        impl ::pgrx::datum::FromDatum for $ty {
+            unsafe fn from_polymorphic_datum(
+                datum: ::pgrx::pg_sys::Datum,
+                is_null: bool,
+                _typoid: ::pgrx::pg_sys::Oid,
+            ) -> Option<Self> {
+                let from: fn([u8; $len]) -> $ty = $from;
+                (!is_null).then(|| from(unsafe { *datum.cast_mut_ptr::<[u8; $len]>() }))
+            }
+        }
+
+        impl ::pgrx::datum::IntoDatum for $ty {
+            fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
+                let to: fn(&$ty) -> &[u8; $len] = $to;
+                unsafe {
+                    let ptr = ::pgrx::pg_sys::palloc($len).cast::<[u8; $len]>();
+                    ptr.write(*to(&self));
+                    Some(::pgrx::pg_sys::Datum::from(ptr))
+                }
+            }
+            fn type_oid() -> ::pgrx::pg_sys::Oid {
+                ::pgrx::wrappers::regtypein($sql)
+            }
+        }
+
+        unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $ty {
+            unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
+                let index = arg.index();
+                unsafe { arg.unbox_arg_using_from_datum() }
+                    .unwrap_or_else(|| panic!("argument {index} must not be null"))
+            }
+        }
+
+        unsafe impl ::pgrx::callconv::BoxRet for $ty {
+            unsafe fn box_into<'fcx>(
+                self,
+                fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
+            ) -> ::pgrx::datum::Datum<'fcx> {
+                let datum = ::pgrx::datum::IntoDatum::into_datum(self).expect("not null");
+                unsafe { fcinfo.return_raw_datum(datum) }
+            }
+        }
+
+        ::pgrx::pgrx_sql_entity_graph::impl_sql_translatable!($ty, $sql);
+    };
+}
+pub(crate) use by_reference_fixed_type;
+
+/// State private to one backend process: PostgreSQL backends are
+/// single-threaded, so a static needs no lock, only a guard against
+/// re-entrance (which `with` never allows: its callback gets the state).
+pub struct BackendLocal<T>(std::cell::UnsafeCell<Option<T>>);
+
+// SAFETY: only ever touched by a backend's one thread.
+unsafe impl<T> Sync for BackendLocal<T> {}
+
+impl<T> BackendLocal<T> {
+    pub const fn new() -> Self {
+        BackendLocal(std::cell::UnsafeCell::new(None))
+    }
+
+    pub fn with<R>(&self, init: impl FnOnce() -> T, f: impl FnOnce(&mut T) -> R) -> R {
+        // SAFETY: single-threaded, and `f` cannot reach this static again
+        // except through another `with`, which no caller does.
+        let slot = unsafe { &mut *self.0.get() };
+        f(slot.get_or_insert_with(init))
+    }
+}
 
 /// A NUL-terminated string in palloc'd memory, handed to PostgreSQL as the
 /// `cstring` result of an output function without another copy.

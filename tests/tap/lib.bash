@@ -27,3 +27,31 @@ done_testing() {
     echo "1..$TAP_N"
     exit "$TAP_FAILED"
 }
+
+# concurrent_generate TABLE GENERATOR BACKENDS PER_BACKEND: BACKENDS psql
+# sessions at once each insert PER_BACKEND rows (backend, n, id) into TABLE,
+# id from GENERATOR() in generation order n. Reports one TAP line.
+concurrent_generate() {
+    local table=$1 gen=$2 backends=$3 per=$4 type
+    type=$(sql "SELECT prorettype::regtype FROM pg_proc WHERE proname = '$gen'")
+    sql "DROP TABLE IF EXISTS $table; CREATE UNLOGGED TABLE $table (backend int, n int, id $type)"
+    local pids=() status=0 pid b
+    for b in $(seq 1 "$backends"); do
+        sql "INSERT INTO $table SELECT $b, n, $gen() FROM generate_series(1, $per) n" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+    ok "$status" "$backends backends x $per $gen() calls succeeded"
+}
+
+# The checks every generator must pass on such a table.
+check_unique_and_ordered() {
+    local table=$1 total=$2
+    is "$(sql "SELECT count(*) FROM $table")" "$total" "$table: every row arrived"
+    is "$(sql "SELECT count(DISTINCT id) FROM $table")" "$total" "$table: zero duplicate IDs"
+    is "$(sql "SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY backend ORDER BY n) AS bad FROM $table) s WHERE bad")" \
+        "0" "$table: each backend's IDs strictly increase"
+    # The windows overlap in time: the backends really ran at once.
+    is "$(sql "SELECT max(lo) < min(hi) FROM (SELECT backend, min(id) lo, max(id) hi FROM $table GROUP BY backend) s")" \
+        "t" "$table: the backends' generation windows overlap"
+}

@@ -1,22 +1,5 @@
 -- nanoflake: codec, casts, operators, operator classes, fields, bounds, GUCs.
-CREATE EXTENSION IF NOT EXISTS chronoid;
 SET TimeZone = 'UTC';
-
--- Reports what a cast from text does: the value, or the SQLSTATE and message.
-CREATE FUNCTION pg_temp.try_nanoflake(t text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    RETURN t::nanoflake::text;
-EXCEPTION WHEN others THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
--- Runs a statement and reports its SQLSTATE and message (or ok).
-CREATE FUNCTION pg_temp.sqlstate_of(query text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE query;
-    RETURN 'ok';
-EXCEPTION WHEN others THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
 
 -- Conformance vectors (tests/vectors/nanoflake.json): text, integer and fields.
 \getenv vectors_dir CHRONOID_VECTORS
@@ -39,14 +22,14 @@ SELECT '0'::nanoflake, '1y2p0ij32e8e7'::nanoflake::bigint, '0000zz'::nanoflake, 
 
 -- Every class of bad text: 22P02 (syntax) or 22003 (out of range), naming the
 -- type and value. ('1e3' and '0x1f' are plain base-36 digits.)
-SELECT t AS input, pg_temp.try_nanoflake(t) AS result FROM unnest(ARRAY[
+SELECT t AS input, regress.try_input(t, 'nanoflake') AS result FROM unnest(ARRAY[
     '', ' ', ' 1', '1 ', E'1\n', E'\t1', '+1', '-1', '1.5', '1e3', '0x1f', 'a_b', 'é', '１',
     '1y2p0ij32e8e8', '3w5e11264sgsf', '3w5e11264sgsg', 'zzzzzzzzzzzzzzzzzzzzzzzzz'
 ]) t;
 
 -- Casts to and from bigint: lossless one way, negatives refused the other.
 SELECT 362387865620487::bigint::nanoflake AS from_bigint, '3kgeoqm2h3'::nanoflake::bigint AS to_bigint;
-SELECT q, pg_temp.sqlstate_of(q) FROM unnest(ARRAY[
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     'SELECT (-1)::bigint::nanoflake',
     'SELECT (-9223372036854775808)::bigint::nanoflake']) q;
 CREATE TEMP TABLE assign_target (b bigint);
@@ -56,23 +39,11 @@ SELECT 'zz'::nanoflake::text, 'ZZ'::text::nanoflake;
 
 -- Binary send form is the 8-byte big-endian integer; receive checks it.
 SELECT nanoflake_send('1y2p0ij32e8e7'), nanoflake_send('zz');
-CREATE TEMP TABLE nf_bin (id nanoflake);
--- Writes a query's result as COPY BINARY into the data directory, then reads
--- that file into nf_bin through nanoflake_recv.
-CREATE FUNCTION pg_temp.binary_copy_into_nf_bin(source text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    file text := current_setting('data_directory') || '/chronoid_regress.bin';
-BEGIN
-    EXECUTE format('COPY (%s) TO %L (FORMAT binary)', source, file);
-    EXECUTE format('COPY nf_bin FROM %L (FORMAT binary)', file);
-    RETURN 'ok';
-EXCEPTION WHEN others THEN
-    RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-SELECT pg_temp.binary_copy_into_nf_bin($$SELECT unnest(ARRAY['0', 'zz', '1y2p0ij32e8e7']::nanoflake[])$$);
+CREATE TABLE nf_bin (id nanoflake);
+SELECT regress.binary_copy($$SELECT unnest(ARRAY['0', 'zz', '1y2p0ij32e8e7']::nanoflake[])$$, 'nf_bin');
 SELECT id FROM nf_bin ORDER BY id;
 -- Same layout as bigint, so other types' files exercise the receive checks.
-SELECT source, pg_temp.binary_copy_into_nf_bin(source) FROM unnest(ARRAY[
+SELECT source, regress.binary_copy(source, 'nf_bin') FROM unnest(ARRAY[
     'SELECT (-5)::bigint',
     'SELECT 5::int4',
     $$SELECT '\x000000000000000001'::bytea$$]) source;
@@ -109,7 +80,7 @@ SELECT nanoflake_floor('2020-01-02 00:00:00+00') AS floor, nanoflake_ceil('2020-
        nanoflake_floor('2020-01-02 00:00:00.0009+00') = nanoflake_floor('2020-01-02 00:00:00+00') AS same_ms,
        nanoflake_timestamp(nanoflake_ceil('2020-01-02 00:00:00.0009+00')) AS ceil_time;
 SELECT nanoflake_floor('2020-01-01 00:00:00+00')::bigint AS first, nanoflake_ceil('2089-09-06 15:47:35.551+00')::bigint AS last;
-SELECT q, pg_temp.sqlstate_of(q) FROM unnest(ARRAY[
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     $$SELECT nanoflake_floor('2019-12-31 23:59:59.999+00')$$,
     $$SELECT nanoflake_ceil('2089-09-06 15:47:35.552+00')$$,
     $$SELECT nanoflake_floor('infinity')$$,
@@ -133,7 +104,6 @@ SELECT min(id), max(id), min(id) < max(id) AS ordered FROM nf_events;
 
 -- btequalimage makes the btree eligible for deduplication: 1000 equal keys
 -- fit in a handful of posting-list tuples on one leaf page.
-CREATE EXTENSION IF NOT EXISTS pageinspect;
 CREATE TABLE nf_dups AS SELECT 'zz'::nanoflake AS id FROM generate_series(1, 1000);
 CREATE INDEX nf_dups_id ON nf_dups (id);
 SELECT allequalimage FROM bt_metap('nf_dups_id');
@@ -184,11 +154,13 @@ SELECT name, setting, context FROM pg_settings WHERE name LIKE 'chronoid.%' ORDE
 
 -- Only superusers (or postgresql.conf) may change the node id or the epoch.
 CREATE ROLE chronoid_regress_user;
+GRANT USAGE ON SCHEMA regress TO chronoid_regress_user;
 SET ROLE chronoid_regress_user;
-SELECT q, pg_temp.sqlstate_of(q) FROM unnest(ARRAY[
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     'SET chronoid.node_id = 5',
     $$SET chronoid.nanoflake_epoch = '2021-01-01 00:00:00+00'$$,
     $$SELECT set_config('chronoid.node_id', '6', false)$$]) q;
 SELECT current_setting('chronoid.node_id'), nanoflake_generator(gen_nanoflake());
 RESET ROLE;
+REVOKE USAGE ON SCHEMA regress FROM chronoid_regress_user;
 DROP ROLE chronoid_regress_user;

@@ -1,0 +1,25 @@
+#[pg_test]
+fn scru160_round_trips_through_the_type() {
+    let id = Spi::get_one::<crate::core::scru160::Scru160>(
+        "SELECT '017c083c130732153679e83c4fc65664e6a964a1'::scru160",
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(id.to_string(), "05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51");
+    assert_eq!(id.counter(), 12821);
+}
+
+#[pg_test]
+fn scru160_generated_in_one_backend_increase() {
+    let ids: Vec<String> = Spi::get_one::<Vec<String>>(
+        "SELECT array_agg(gen_scru160()::text ORDER BY g) FROM generate_series(1, 40000) g",
+    )
+    .unwrap()
+    .unwrap();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "text order follows generation order");
+}
+
+#[pg_test(error = "invalid length for type scru160: a scru160 is exactly 20 bytes, got 2")]
+fn scru160_from_short_bytea_is_rejected() {
+    Spi::run("SELECT '\\x0102'::bytea::scru160").unwrap();
+}

@@ -1,0 +1,33 @@
+//! The per-backend CSPRNG. Created on first use inside a backend and
+//! re-seeded whenever the process is not the one that seeded it, so a state
+//! created before a fork (in the postmaster, with the library preloaded) is
+//! never shared by two backends.
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use pgrx::pg_sys;
+
+use super::BackendLocal;
+
+struct Seeded {
+    pid: i32,
+    rng: StdRng,
+}
+
+static RNG: BackendLocal<Seeded> = BackendLocal::new();
+
+fn seed() -> Seeded {
+    // ChaCha12 from the OS's getrandom: a userspace CSPRNG, one syscall per
+    // backend rather than per ID.
+    Seeded { pid: unsafe { pg_sys::MyProcPid }, rng: StdRng::from_os_rng() }
+}
+
+pub fn with_rng<R>(f: impl FnOnce(&mut StdRng) -> R) -> R {
+    RNG.with(seed, |s| {
+        if s.pid != unsafe { pg_sys::MyProcPid } {
+            *s = seed();
+        }
+        f(&mut s.rng)
+    })
+}
