@@ -15,7 +15,7 @@ SETTINGS=(
     "max_parallel_workers_per_gather = 0" "max_parallel_maintenance_workers = 0" "jit = off"
 )
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160)
+[ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey)
 
 bash scripts/setup.sh
 cargo pgrx install --release --pg-config /usr/lib/postgresql/15/bin/pg_config >/dev/null

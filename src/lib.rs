@@ -11,6 +11,7 @@ pgrx::pg_module_magic!(name, version);
 
 pgrx::extension_sql_file!("../sql/nanoflake.sql", name = "nanoflake");
 pgrx::extension_sql_file!("../sql/scru160.sql", name = "scru160");
+pgrx::extension_sql_file!("../sql/codokey.sql", name = "codokey");
 
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
@@ -31,6 +32,7 @@ mod tests {
 
     include!("../pgrx-tests/nanoflake.rs");
     include!("../pgrx-tests/scru160.rs");
+    include!("../pgrx-tests/codokey.rs");
 }
 
 /// Required by `cargo pgrx test`.

@@ -4,6 +4,7 @@
 
 pub mod base36;
 pub mod clock;
+pub mod codokey;
 pub mod nanoflake;
 pub mod scru160;
 pub mod ticker;

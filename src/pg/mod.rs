@@ -1,6 +1,7 @@
 //! The SQL face of the core formats: one thin adapter per type, plus what
 //! they share (datum plumbing, error reports, the clock, GUCs, shared memory).
 
+pub mod codokey;
 pub mod fmgr;
 pub mod guc;
 pub mod nanoflake;
