@@ -66,7 +66,10 @@ pub fn decode(text: &[u8]) -> Result<u64, Base36Error> {
         if at < 12 {
             value = value * 36 + u64::from(digit);
         } else {
-            match value.checked_mul(36).and_then(|v| v.checked_add(u64::from(digit))) {
+            match value
+                .checked_mul(36)
+                .and_then(|v| v.checked_add(u64::from(digit)))
+            {
                 Some(v) => value = v,
                 None => overflow = true,
             }
@@ -95,7 +98,10 @@ mod tests {
         assert_eq!(decode(b"000z"), Ok(35));
         // 12 digits never overflow; the 13th is checked, even after zeros.
         assert_eq!(decode(b"zzzzzzzzzzzz"), Ok(36u64.pow(12) - 1));
-        assert_eq!(decode(b"00000000000003w5e11264sgsg"), Err(Base36Error::Overflow));
+        assert_eq!(
+            decode(b"00000000000003w5e11264sgsg"),
+            Err(Base36Error::Overflow)
+        );
         assert_eq!(decode(b"00000000000003w5e11264sgsf"), Ok(u64::MAX));
     }
 
@@ -107,8 +113,14 @@ mod tests {
         assert_eq!(decode(b" 1"), Err(Base36Error::InvalidDigit(0)));
         assert_eq!(decode(b"1 "), Err(Base36Error::InvalidDigit(1)));
         assert_eq!(decode(b"1_0"), Err(Base36Error::InvalidDigit(1)));
-        assert_eq!(decode("1\u{e9}".as_bytes()), Err(Base36Error::InvalidDigit(1)));
-        assert_eq!(decode(b"zzzzzzzzzzzzzzzzzzzz!"), Err(Base36Error::InvalidDigit(20)));
+        assert_eq!(
+            decode("1\u{e9}".as_bytes()),
+            Err(Base36Error::InvalidDigit(1))
+        );
+        assert_eq!(
+            decode(b"zzzzzzzzzzzzzzzzzzzz!"),
+            Err(Base36Error::InvalidDigit(20))
+        );
     }
 
     /// Differential property test against a slow u128 reference, over random
@@ -122,18 +134,27 @@ mod tests {
             }
             let mut v: u128 = 0;
             for (at, b) in text.iter().enumerate() {
-                let d = (*b as char).to_digit(36).ok_or(Base36Error::InvalidDigit(at))?;
+                let d = (*b as char)
+                    .to_digit(36)
+                    .ok_or(Base36Error::InvalidDigit(at))?;
                 v = (v * 36 + u128::from(d)).min(u128::from(u64::MAX) + 1);
             }
             u64::try_from(v).map_err(|_| Base36Error::Overflow)
         }
-        let alphabet = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ00000 -+_.\0\xff";
+        let alphabet =
+            b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ00000 -+_.\0\xff";
         let mut rng = rand::rngs::StdRng::seed_from_u64(36);
         for _ in 0..200_000 {
             let len = rng.random_range(0..=20);
-            let text: Vec<u8> =
-                (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect();
-            assert_eq!(decode(&text), reference(&text), "{:?}", String::from_utf8_lossy(&text));
+            let text: Vec<u8> = (0..len)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect();
+            assert_eq!(
+                decode(&text),
+                reference(&text),
+                "{:?}",
+                String::from_utf8_lossy(&text)
+            );
         }
         for _ in 0..200_000 {
             let v: u64 = rng.random::<u64>() >> rng.random_range(0..64);

@@ -28,7 +28,12 @@ pub struct FakeClock {
 
 impl FakeClock {
     pub fn at(now_ms: u64) -> Self {
-        FakeClock { now_ms, frozen: false, waits: 0, monotonic_ms: 0 }
+        FakeClock {
+            now_ms,
+            frozen: false,
+            waits: 0,
+            monotonic_ms: 0,
+        }
     }
 }
 

@@ -119,7 +119,9 @@ pub struct Codokey(Vec<u8>);
 pub enum EncodeError {
     Precision,
     /// The year lies outside [year_zero, max_year].
-    YearOutOfContext { year: i64 },
+    YearOutOfContext {
+        year: i64,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,12 +183,19 @@ impl Codokey {
     /// The stored form: one byte per base-36 digit, holding its value
     /// (0..=35). Byte order is key order, as for the text.
     pub fn to_storage(&self) -> Vec<u8> {
-        self.0.iter().map(|&c| if c <= b'9' { c - b'0' } else { c - b'a' + 10 }).collect()
+        self.0
+            .iter()
+            .map(|&c| if c <= b'9' { c - b'0' } else { c - b'a' + 10 })
+            .collect()
     }
 
     /// Back from the stored form; `None` for a byte that is no digit value.
     pub fn from_storage(bytes: &[u8]) -> Option<Self> {
-        bytes.iter().map(|&v| DIGITS.get(usize::from(v)).copied()).collect::<Option<Vec<u8>>>().map(Codokey)
+        bytes
+            .iter()
+            .map(|&v| DIGITS.get(usize::from(v)).copied())
+            .collect::<Option<Vec<u8>>>()
+            .map(Codokey)
     }
 
     pub fn encode(ctx: &Context, unix_micros: i64, precision: u8) -> Result<Self, EncodeError> {
@@ -209,7 +218,11 @@ impl Codokey {
             u64::from(ctx.fraction_max - fraction),
         ];
         let mut key = Vec::with_capacity(ctx.key_len(precision));
-        for (value, width) in countdowns.iter().zip(ctx.widths()).take(usize::from(precision) + 1) {
+        for (value, width) in countdowns
+            .iter()
+            .zip(ctx.widths())
+            .take(usize::from(precision) + 1)
+        {
             push_padded(&mut key, *value, width);
         }
         Ok(Codokey(key))
@@ -232,7 +245,12 @@ impl Codokey {
         let precision = ctx.precision_of_len(key.len()).ok_or(DecodeError::Length)?;
         let mut fields = [0u64; 7];
         let mut at = 0;
-        for (i, width) in ctx.widths().into_iter().enumerate().take(usize::from(precision) + 1) {
+        for (i, width) in ctx
+            .widths()
+            .into_iter()
+            .enumerate()
+            .take(usize::from(precision) + 1)
+        {
             let mut v = 0u64;
             for &c in &key[at..at + width] {
                 let d = match c {
@@ -251,11 +269,19 @@ impl Codokey {
             return Err(DecodeError::Field);
         }
         let year = i64::from(ctx.max_year) - fields[0] as i64;
-        let month = if p >= 1 { 12u64.checked_sub(fields[1]).filter(|m| *m >= 1) } else { Some(1) }
-            .ok_or(DecodeError::Field)? as u32;
+        let month = if p >= 1 {
+            12u64.checked_sub(fields[1]).filter(|m| *m >= 1)
+        } else {
+            Some(1)
+        }
+        .ok_or(DecodeError::Field)? as u32;
         let dim = days_in_month(year, month);
-        let day = if p >= 2 { u64::from(dim).checked_sub(fields[2]).filter(|d| *d >= 1) } else { Some(1) }
-            .ok_or(DecodeError::Field)? as u32;
+        let day = if p >= 2 {
+            u64::from(dim).checked_sub(fields[2]).filter(|d| *d >= 1)
+        } else {
+            Some(1)
+        }
+        .ok_or(DecodeError::Field)? as u32;
         let countdown = |i: usize, max: u64| -> Result<u64, DecodeError> {
             if p < i {
                 Ok(0)
@@ -271,16 +297,26 @@ impl Codokey {
         let days = days_from_civil(year, month, day);
         let unix_micros = days * MICROS_PER_DAY
             + ((hour * 3600 + minute * 60 + second) * 1_000_000 + micros) as i64;
-        Ok(Decoded { unix_micros, precision })
+        Ok(Decoded {
+            unix_micros,
+            precision,
+        })
     }
 
     /// The smallest and largest keys, of any precision, whose date lies in
     /// the period of `precision` containing `unix_micros`: the period's own
     /// key, and the key of its first instant at the finest precision. Keys
     /// count down, so every key of the period sorts between the two.
-    pub fn period_bounds(ctx: &Context, unix_micros: i64, precision: u8) -> Result<(Self, Self), EncodeError> {
+    pub fn period_bounds(
+        ctx: &Context,
+        unix_micros: i64,
+        precision: u8,
+    ) -> Result<(Self, Self), EncodeError> {
         let floor = Self::encode(ctx, unix_micros, precision)?;
-        let start = floor.decode(ctx).expect("a key just encoded decodes").unix_micros;
+        let start = floor
+            .decode(ctx)
+            .expect("a key just encoded decodes")
+            .unix_micros;
         Ok((floor, Self::encode(ctx, start, MAX_PRECISION)?))
     }
 }
@@ -329,25 +365,58 @@ mod tests {
         assert_eq!(enc(&c, at(2022, 1, 1, 0, 0, 0, 0), 0), "yj");
         assert_eq!(enc(&c, 0, 0), "zz");
         let late = at(2022, 12, 31, 23, 59, 59, 900_000);
-        let want = ["yj", "yj0", "yj00", "yj000", "yj00000", "yj0000000", "yj00000000"];
-        let epoch = ["zz", "zzb", "zzbu", "zzbun", "zzbun1n", "zzbun1n1n", "zzbun1n1n9"];
+        let want = [
+            "yj",
+            "yj0",
+            "yj00",
+            "yj000",
+            "yj00000",
+            "yj0000000",
+            "yj00000000",
+        ];
+        let epoch = [
+            "zz",
+            "zzb",
+            "zzbu",
+            "zzbun",
+            "zzbun1n",
+            "zzbun1n1n",
+            "zzbun1n1n9",
+        ];
         for p in 0..=6u8 {
             assert_eq!(enc(&c, late, p), want[usize::from(p)]);
             assert_eq!(enc(&c, 0, p), epoch[usize::from(p)]);
         }
         let micro = Context::new(1970, 3265, 999_999).unwrap();
-        assert_eq!(enc(&micro, at(2022, 12, 31, 23, 59, 59, 999_999), 6), "yj00000000000");
+        assert_eq!(
+            enc(&micro, at(2022, 12, 31, 23, 59, 59, 999_999), 6),
+            "yj00000000000"
+        );
         assert_eq!(enc(&micro, 0, 6), "zzbun1n1nlflr");
-        for (date, key) in [((2020, 2, 1), "ylas"), ((2020, 2, 29), "yla0"), ((2021, 2, 28), "yka0"), ((2022, 1, 31), "yjb0")] {
+        for (date, key) in [
+            ((2020, 2, 1), "ylas"),
+            ((2020, 2, 29), "yla0"),
+            ((2021, 2, 28), "yka0"),
+            ((2022, 1, 31), "yjb0"),
+        ] {
             assert_eq!(enc(&c, at(date.0, date.1, date.2, 0, 0, 0, 0), 2), key);
         }
     }
 
     #[test]
     fn widths_follow_the_context() {
-        assert_eq!(Context::new(1970, 3265, 99).unwrap().key_len(6), 2 + 1 + 1 + 1 + 2 + 2 + 2);
-        assert_eq!(Context::new(1970, 3265, 999).unwrap().key_len(6), 2 + 1 + 1 + 1 + 2 + 2 + 2);
-        assert_eq!(Context::new(1970, 3265, 9999).unwrap().key_len(6), 2 + 1 + 1 + 1 + 2 + 2 + 3);
+        assert_eq!(
+            Context::new(1970, 3265, 99).unwrap().key_len(6),
+            2 + 1 + 1 + 1 + 2 + 2 + 2
+        );
+        assert_eq!(
+            Context::new(1970, 3265, 999).unwrap().key_len(6),
+            2 + 1 + 1 + 1 + 2 + 2 + 2
+        );
+        assert_eq!(
+            Context::new(1970, 3265, 9999).unwrap().key_len(6),
+            2 + 1 + 1 + 1 + 2 + 2 + 3
+        );
         assert_eq!(Context::new(2000, 2035, 9).unwrap().key_len(0), 1);
         assert_eq!(Context::new(2000, 2036, 9).unwrap().key_len(0), 2);
         assert_eq!(Context::new(1, 9999, 9).unwrap().key_len(0), 3);
@@ -359,10 +428,19 @@ mod tests {
     #[test]
     fn custom_year_context() {
         let c = Context::new(2000, 2099, 99).unwrap(); // 99 = '2r', width 2
-        assert_eq!(enc(&c, at(2099, 12, 31, 23, 59, 59, 990_000), 6), "00000000000");
+        assert_eq!(
+            enc(&c, at(2099, 12, 31, 23, 59, 59, 990_000), 6),
+            "00000000000"
+        );
         assert_eq!(enc(&c, at(2000, 1, 1, 0, 0, 0, 0), 0), "2r");
-        assert_eq!(Codokey::encode(&c, at(1999, 12, 31, 0, 0, 0, 0), 0), Err(EncodeError::YearOutOfContext { year: 1999 }));
-        assert_eq!(Codokey::encode(&c, at(2100, 1, 1, 0, 0, 0, 0), 0), Err(EncodeError::YearOutOfContext { year: 2100 }));
+        assert_eq!(
+            Codokey::encode(&c, at(1999, 12, 31, 0, 0, 0, 0), 0),
+            Err(EncodeError::YearOutOfContext { year: 1999 })
+        );
+        assert_eq!(
+            Codokey::encode(&c, at(2100, 1, 1, 0, 0, 0, 0), 0),
+            Err(EncodeError::YearOutOfContext { year: 2100 })
+        );
         // 'zz' fits the width but not the span of 99 years.
         assert_eq!(Codokey::parse(&c, b"zz"), Err(DecodeError::Field));
     }
@@ -371,9 +449,15 @@ mod tests {
     fn period_bounds_enclose_every_key_of_the_period() {
         let c = DEFAULT_CONTEXT;
         let (lo, hi) = Codokey::period_bounds(&c, at(2022, 6, 15, 12, 0, 0, 0), 0).unwrap();
-        assert_eq!((lo.to_string(), hi.to_string()), ("yj".into(), "yjbun1n1n9".into()));
+        assert_eq!(
+            (lo.to_string(), hi.to_string()),
+            ("yj".into(), "yjbun1n1n9".into())
+        );
         let (lo, hi) = Codokey::period_bounds(&c, at(2022, 6, 15, 12, 0, 0, 0), 1).unwrap();
-        assert_eq!((lo.to_string(), hi.to_string()), ("yj6".into(), "yj6tn1n1n9".into()));
+        assert_eq!(
+            (lo.to_string(), hi.to_string()),
+            ("yj6".into(), "yj6tn1n1n9".into())
+        );
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         for _ in 0..20_000 {
             let t = rng.random_range(0..at(3000, 1, 1, 0, 0, 0, 0));
@@ -419,20 +503,25 @@ mod tests {
             (b"yc", None),
             (b"yj-0", Some(Digit)),
             (b"yj 0", Some(Digit)),
-            (b"yjc", Some(Field)),       // month countdown 12
-            (b"yjbv", Some(Field)),      // January has 31 days: countdown 31 is day 0
+            (b"yjc", Some(Field)),  // month countdown 12
+            (b"yjbv", Some(Field)), // January has 31 days: countdown 31 is day 0
             (b"ylb0", None),
-            (b"ylas", None),             // 2020-02-01: countdown 29 - 1
-            (b"ylat", Some(Field)),      // February 2020 has 29 days: countdown 29 is day 0
-            (b"ykar", None),             // 2021-02-01: countdown 28 - 1
-            (b"ykas", Some(Field)),      // February 2021 has 28
-            (b"yj00o", Some(Field)),     // hour countdown 24
-            (b"yj0001o", Some(Field)),   // minute countdown 60
-            (b"yj000001o", Some(Field)), // second countdown 60
+            (b"ylas", None),              // 2020-02-01: countdown 29 - 1
+            (b"ylat", Some(Field)),       // February 2020 has 29 days: countdown 29 is day 0
+            (b"ykar", None),              // 2021-02-01: countdown 28 - 1
+            (b"ykas", Some(Field)),       // February 2021 has 28
+            (b"yj00o", Some(Field)),      // hour countdown 24
+            (b"yj0001o", Some(Field)),    // minute countdown 60
+            (b"yj000001o", Some(Field)),  // second countdown 60
             (b"yj0000000a", Some(Field)), // fraction countdown 10 > 9
         ] {
             let got = Codokey::parse(&c, key);
-            assert_eq!(got.as_ref().err().copied(), want, "{:?}", String::from_utf8_lossy(key));
+            assert_eq!(
+                got.as_ref().err().copied(),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(key)
+            );
         }
         assert_eq!(Codokey::parse(&c, b"YJBU").unwrap().to_string(), "yjbu");
     }
@@ -450,7 +539,15 @@ mod tests {
             (mo, d, h, mi, s, 0),
             (mo, d, h, mi, s, i64::from(us) / step * step),
         ][usize::from(p)];
-        at(y, fields.0, fields.1, i64::from(fields.2), i64::from(fields.3), i64::from(fields.4), fields.5)
+        at(
+            y,
+            fields.0,
+            fields.1,
+            i64::from(fields.2),
+            i64::from(fields.3),
+            i64::from(fields.4),
+            fields.5,
+        )
     }
 
     #[test]
@@ -472,7 +569,14 @@ mod tests {
                 let key = Codokey::encode(ctx, t, p).unwrap();
                 assert_eq!(key.as_bytes().len(), ctx.key_len(p));
                 let back = key.decode(ctx).unwrap();
-                assert_eq!(back, Decoded { unix_micros: truncate(ctx, t, p), precision: p }, "{key:?}");
+                assert_eq!(
+                    back,
+                    Decoded {
+                        unix_micros: truncate(ctx, t, p),
+                        precision: p
+                    },
+                    "{key:?}"
+                );
                 assert_eq!(Codokey::parse(ctx, key.as_bytes()), Ok(key.clone()));
                 if p == MAX_PRECISION {
                     keyed.push((truncate(ctx, t, p), key));
@@ -490,12 +594,17 @@ mod tests {
         let alphabet = b"0123456789abcdefghijklmnopqrstuvwxyzXYZ -_\x00\xff";
         for _ in 0..300_000 {
             let len = rng.random_range(0..16);
-            let key: Vec<u8> = (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect();
+            let key: Vec<u8> = (0..len)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect();
             for ctx in [DEFAULT_CONTEXT, Context::new(2000, 2001, 999_999).unwrap()] {
                 if let Ok(k) = Codokey::parse(&ctx, &key) {
                     let d = k.decode(&ctx).unwrap();
                     // A valid key re-encodes to itself.
-                    assert_eq!(Codokey::encode(&ctx, d.unix_micros, d.precision).unwrap(), k);
+                    assert_eq!(
+                        Codokey::encode(&ctx, d.unix_micros, d.precision).unwrap(),
+                        k
+                    );
                 }
             }
         }
@@ -534,7 +643,8 @@ mod tests {
         struct File {
             vectors: Vec<Vector>,
         }
-        let file: File = serde_json::from_str(include_str!("../../tests/vectors/codokey.json")).unwrap();
+        let file: File =
+            serde_json::from_str(include_str!("../../tests/vectors/codokey.json")).unwrap();
         assert_eq!(file.vectors.len(), 320);
         for v in &file.vectors {
             let ctx = Context::new(1970, 3265, v.until_split).unwrap();
@@ -544,13 +654,30 @@ mod tests {
                 .unwrap() as u8;
             match v.kind.as_str() {
                 "encode" => {
-                    let t = v.input_ms.map(|ms| ms * 1000).unwrap_or_else(|| split_micros(v.input.as_ref().unwrap()));
+                    let t = v
+                        .input_ms
+                        .map(|ms| ms * 1000)
+                        .unwrap_or_else(|| split_micros(v.input.as_ref().unwrap()));
                     assert_eq!(enc(&ctx, t, p), v.key, "{t}");
                 }
                 _ => {
-                    let t = v.time_ms.map(|ms| ms * 1000).unwrap_or_else(|| split_micros(v.timestamp.as_ref().unwrap()));
-                    let d = Codokey::parse(&ctx, v.key.as_bytes()).unwrap().decode(&ctx).unwrap();
-                    assert_eq!(d, Decoded { unix_micros: t, precision: p }, "{}", v.key);
+                    let t = v
+                        .time_ms
+                        .map(|ms| ms * 1000)
+                        .unwrap_or_else(|| split_micros(v.timestamp.as_ref().unwrap()));
+                    let d = Codokey::parse(&ctx, v.key.as_bytes())
+                        .unwrap()
+                        .decode(&ctx)
+                        .unwrap();
+                    assert_eq!(
+                        d,
+                        Decoded {
+                            unix_micros: t,
+                            precision: p
+                        },
+                        "{}",
+                        v.key
+                    );
                 }
             }
         }

@@ -40,9 +40,14 @@ pub enum ParseError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GenerateError {
     /// The configured epoch lies after the current time.
-    EpochInFuture { epoch_unix_ms: i64, now_unix_ms: u64 },
+    EpochInFuture {
+        epoch_unix_ms: i64,
+        now_unix_ms: u64,
+    },
     /// More than 2^41 ms (69.7 years) since the epoch.
-    TimestampOverflow { ms_since_epoch: u64 },
+    TimestampOverflow {
+        ms_since_epoch: u64,
+    },
     ClockBehind(ClockBehind),
 }
 
@@ -105,7 +110,9 @@ impl Nanoflake {
 
     pub fn parse(text: &[u8]) -> Result<Self, ParseError> {
         match base36::decode(text) {
-            Ok(v) => i64::try_from(v).map(Nanoflake).map_err(|_| ParseError::OutOfRange),
+            Ok(v) => i64::try_from(v)
+                .map(Nanoflake)
+                .map_err(|_| ParseError::OutOfRange),
             Err(Base36Error::Overflow) => Err(ParseError::OutOfRange),
             Err(Base36Error::Empty | Base36Error::InvalidDigit(_)) => Err(ParseError::Syntax),
         }
@@ -118,14 +125,22 @@ impl Nanoflake {
         epoch_unix_ms: i64,
         generator: u16,
     ) -> Result<Self, GenerateError> {
-        let tick = ticker.next(clock, MAX_CLOCK_WAIT_MS).map_err(GenerateError::ClockBehind)?;
+        let tick = ticker
+            .next(clock, MAX_CLOCK_WAIT_MS)
+            .map_err(GenerateError::ClockBehind)?;
         let since = i128::from(tick.unix_ms) - i128::from(epoch_unix_ms);
         if since < 0 {
-            return Err(GenerateError::EpochInFuture { epoch_unix_ms, now_unix_ms: tick.unix_ms });
+            return Err(GenerateError::EpochInFuture {
+                epoch_unix_ms,
+                now_unix_ms: tick.unix_ms,
+            });
         }
         let since = since as u64;
-        Self::from_parts(since, generator, tick.sequence as u16)
-            .ok_or(GenerateError::TimestampOverflow { ms_since_epoch: since })
+        Self::from_parts(since, generator, tick.sequence as u16).ok_or(
+            GenerateError::TimestampOverflow {
+                ms_since_epoch: since,
+            },
+        )
     }
 }
 
@@ -137,7 +152,13 @@ impl fmt::Display for Nanoflake {
 
 impl fmt::Debug for Nanoflake {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Nanoflake({self}: ms {} gen {} seq {})", self.ms_since_epoch(), self.generator(), self.sequence())
+        write!(
+            f,
+            "Nanoflake({self}: ms {} gen {} seq {})",
+            self.ms_since_epoch(),
+            self.generator(),
+            self.sequence()
+        )
     }
 }
 
@@ -151,8 +172,14 @@ mod tests {
     fn layout() {
         let id = Nanoflake::from_parts(86_400_000, 5, 7).unwrap();
         assert_eq!(id.to_i64(), 362_387_865_620_487);
-        assert_eq!((id.ms_since_epoch(), id.generator(), id.sequence()), (86_400_000, 5, 7));
-        assert_eq!(Nanoflake::from_parts(MAX_TIMESTAMP, MAX_GENERATOR, MAX_SEQUENCE), Some(Nanoflake::MAX));
+        assert_eq!(
+            (id.ms_since_epoch(), id.generator(), id.sequence()),
+            (86_400_000, 5, 7)
+        );
+        assert_eq!(
+            Nanoflake::from_parts(MAX_TIMESTAMP, MAX_GENERATOR, MAX_SEQUENCE),
+            Some(Nanoflake::MAX)
+        );
         assert_eq!(Nanoflake::from_parts(MAX_TIMESTAMP + 1, 0, 0), None);
         assert_eq!(Nanoflake::from_parts(0, MAX_GENERATOR + 1, 0), None);
         assert_eq!(Nanoflake::from_parts(0, 0, MAX_SEQUENCE + 1), None);
@@ -162,9 +189,18 @@ mod tests {
     #[test]
     fn parse_classes() {
         assert_eq!(Nanoflake::parse(b"1Y2P0IJ32E8E7"), Ok(Nanoflake::MAX));
-        assert_eq!(Nanoflake::parse(b"1y2p0ij32e8e8"), Err(ParseError::OutOfRange));
-        assert_eq!(Nanoflake::parse(b"3w5e11264sgsf"), Err(ParseError::OutOfRange));
-        assert_eq!(Nanoflake::parse(b"zzzzzzzzzzzzzzzzzzzzzzz"), Err(ParseError::OutOfRange));
+        assert_eq!(
+            Nanoflake::parse(b"1y2p0ij32e8e8"),
+            Err(ParseError::OutOfRange)
+        );
+        assert_eq!(
+            Nanoflake::parse(b"3w5e11264sgsf"),
+            Err(ParseError::OutOfRange)
+        );
+        assert_eq!(
+            Nanoflake::parse(b"zzzzzzzzzzzzzzzzzzzzzzz"),
+            Err(ParseError::OutOfRange)
+        );
         for bad in [&b""[..], b"-1", b"+1", b" 1", b"1 ", b"1.0", b"\t", b"1\n"] {
             assert_eq!(Nanoflake::parse(bad), Err(ParseError::Syntax), "{bad:?}");
         }
@@ -196,8 +232,14 @@ mod tests {
         let mut clock = FakeClock::at(epoch as u64 + 1234);
         let a = Nanoflake::generate(&ticker, &mut clock, epoch, 42).unwrap();
         let b = Nanoflake::generate(&ticker, &mut clock, epoch, 42).unwrap();
-        assert_eq!((a.ms_since_epoch(), a.generator(), a.sequence()), (1234, 42, 0));
-        assert_eq!((b.ms_since_epoch(), b.generator(), b.sequence()), (1234, 42, 1));
+        assert_eq!(
+            (a.ms_since_epoch(), a.generator(), a.sequence()),
+            (1234, 42, 0)
+        );
+        assert_eq!(
+            (b.ms_since_epoch(), b.generator(), b.sequence()),
+            (1234, 42, 1)
+        );
         assert_eq!(a.unix_ms(epoch), epoch + 1234);
     }
 
@@ -212,7 +254,9 @@ mod tests {
         let mut late = FakeClock::at(MAX_TIMESTAMP + 1 + 10);
         assert_eq!(
             Nanoflake::generate(&ticker, &mut late, 10, 0),
-            Err(GenerateError::TimestampOverflow { ms_since_epoch: MAX_TIMESTAMP + 1 })
+            Err(GenerateError::TimestampOverflow {
+                ms_since_epoch: MAX_TIMESTAMP + 1
+            })
         );
     }
 }

@@ -45,7 +45,12 @@ impl Scru160 {
         &self.0
     }
 
-    pub fn from_fields(timestamp: u64, counter: u16, random16: u16, random80: u128) -> Option<Self> {
+    pub fn from_fields(
+        timestamp: u64,
+        counter: u16,
+        random16: u16,
+        random80: u128,
+    ) -> Option<Self> {
         if timestamp > MAX_TIMESTAMP || random80 > MAX_RANDOM80 {
             return None;
         }
@@ -79,7 +84,10 @@ impl Scru160 {
 
     /// The smallest and largest IDs whose timestamp is `ms`.
     pub fn bounds_of_ms(ms: u64) -> Option<(Self, Self)> {
-        Some((Self::from_fields(ms, 0, 0, 0)?, Self::from_fields(ms, u16::MAX, u16::MAX, MAX_RANDOM80)?))
+        Some((
+            Self::from_fields(ms, 0, 0, 0)?,
+            Self::from_fields(ms, u16::MAX, u16::MAX, MAX_RANDOM80)?,
+        ))
     }
 
     /// The first 8 bytes as a big-endian integer: timestamp and counter, the
@@ -167,7 +175,12 @@ impl fmt::Display for Scru160 {
 
 impl fmt::Debug for Scru160 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Scru160({self}: ts {} counter {})", self.timestamp(), self.counter())
+        write!(
+            f,
+            "Scru160({self}: ts {} counter {})",
+            self.timestamp(),
+            self.counter()
+        )
     }
 }
 
@@ -197,7 +210,10 @@ pub struct Generator {
 
 impl Generator {
     pub const fn new() -> Self {
-        Generator { timestamp: 0, counter: 0 }
+        Generator {
+            timestamp: 0,
+            counter: 0,
+        }
     }
 
     /// The next ID at clock reading `now_ms`:
@@ -229,7 +245,10 @@ impl Generator {
                 }
             }
         } else {
-            notice = Some(Notice::ClockReset { last_ms: self.timestamp, clock_ms: now_ms });
+            notice = Some(Notice::ClockReset {
+                last_ms: self.timestamp,
+                clock_ms: now_ms,
+            });
             self.timestamp = now_ms;
             self.counter = random_counter(rng);
         }
@@ -267,10 +286,19 @@ mod tests {
         assert_eq!(id.counter(), 12821);
         assert_eq!(id.random16(), 13945);
         assert_eq!(id.random80(), 1_096_701_577_047_146_014_270_625);
-        assert_eq!(&id.encode_hex(), b"017c083c130732153679e83c4fc65664e6a964a1");
+        assert_eq!(
+            &id.encode_hex(),
+            b"017c083c130732153679e83c4fc65664e6a964a1"
+        );
         assert_eq!(Scru160::parse(b"05u0gf0j0sp1adjpt0u4vhimcjjaip51"), Ok(id));
-        assert_eq!(Scru160::parse(b"017C083C130732153679E83C4FC65664E6A964A1"), Ok(id));
-        assert_eq!(Scru160::from_fields(id.timestamp(), id.counter(), id.random16(), id.random80()), Some(id));
+        assert_eq!(
+            Scru160::parse(b"017C083C130732153679E83C4FC65664E6A964A1"),
+            Ok(id)
+        );
+        assert_eq!(
+            Scru160::from_fields(id.timestamp(), id.counter(), id.random16(), id.random80()),
+            Some(id)
+        );
         assert_eq!(Scru160::MAX.to_string(), "VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV");
         assert_eq!(Scru160::MIN.to_string(), "00000000000000000000000000000000");
     }
@@ -288,7 +316,12 @@ mod tests {
             (b"017c083c-30732153679e83c4fc65664e6a964a1", Digit),
             (b"017c083c130732153679e83c4fc65664e6a964a", Length),
         ] {
-            assert_eq!(Scru160::parse(text), Err(want), "{:?}", String::from_utf8_lossy(text));
+            assert_eq!(
+                Scru160::parse(text),
+                Err(want),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
         }
     }
 
@@ -309,7 +342,10 @@ mod tests {
         for id in &ids {
             assert_eq!(Scru160::parse(&id.encode()), Ok(*id));
             assert_eq!(Scru160::parse(&id.encode_hex()), Ok(*id));
-            assert_eq!(Scru160::parse(id.to_string().to_lowercase().as_bytes()), Ok(*id));
+            assert_eq!(
+                Scru160::parse(id.to_string().to_lowercase().as_bytes()),
+                Ok(*id)
+            );
         }
         ids.sort();
         for w in ids.windows(2) {
@@ -326,7 +362,10 @@ mod tests {
         let (a, _) = g.generate(1000, &mut r).unwrap();
         let (b, _) = g.generate(1000, &mut r).unwrap();
         assert_eq!(a.timestamp(), 1000);
-        assert!(a.counter() < 0x8000, "a new millisecond starts at a 15-bit value");
+        assert!(
+            a.counter() < 0x8000,
+            "a new millisecond starts at a 15-bit value"
+        );
         assert_eq!(b.counter(), a.counter() + 1);
         assert_ne!(a.random80(), b.random80());
         let (c, _) = g.generate(1001, &mut r).unwrap();
@@ -350,7 +389,10 @@ mod tests {
             assert!(id.timestamp() <= 5002);
             prev = id;
         }
-        assert!(advanced, "more than 32k IDs in one millisecond move into the next");
+        assert!(
+            advanced,
+            "more than 32k IDs in one millisecond move into the next"
+        );
     }
 
     #[test]
@@ -363,7 +405,13 @@ mod tests {
         assert_eq!(b.timestamp(), 100_000);
         assert!(b > a);
         let (c, n) = g.generate(100_000 - MAX_ROLLBACK_MS - 1, &mut r).unwrap();
-        assert_eq!(n, Some(Notice::ClockReset { last_ms: 100_000, clock_ms: 100_000 - MAX_ROLLBACK_MS - 1 }));
+        assert_eq!(
+            n,
+            Some(Notice::ClockReset {
+                last_ms: 100_000,
+                clock_ms: 100_000 - MAX_ROLLBACK_MS - 1
+            })
+        );
         assert_eq!(c.timestamp(), 100_000 - MAX_ROLLBACK_MS - 1);
         // From the reset point on, order holds again.
         let (d, n) = g.generate(100_000 - MAX_ROLLBACK_MS - 1, &mut r).unwrap();
@@ -380,7 +428,9 @@ mod tests {
             Generator::new().generate(MAX_TIMESTAMP, &mut r),
             Err(GenerateError::TimestampOverflow { ms: MAX_TIMESTAMP })
         );
-        let (id, _) = Generator::new().generate(MAX_TIMESTAMP - 1, &mut r).unwrap();
+        let (id, _) = Generator::new()
+            .generate(MAX_TIMESTAMP - 1, &mut r)
+            .unwrap();
         assert_eq!(id.timestamp(), MAX_TIMESTAMP - 1);
     }
 
@@ -413,14 +463,22 @@ mod tests {
 
     #[test]
     fn conformance_vectors() {
-        let v: Vectors = serde_json::from_str(include_str!("../../tests/vectors/scru160.json")).unwrap();
+        let v: Vectors =
+            serde_json::from_str(include_str!("../../tests/vectors/scru160.json")).unwrap();
         for i in &v.authoritative_inspect {
             let id = Scru160::parse(i.input.as_bytes()).unwrap();
             assert_eq!(id.to_string(), i.canonical);
-            assert_eq!((id.timestamp(), id.counter(), id.random16()), (i.timestamp, i.counter, i.random16));
+            assert_eq!(
+                (id.timestamp(), id.counter(), id.random16()),
+                (i.timestamp, i.counter, i.random16)
+            );
             assert_eq!(id.random80().to_string(), i.random80);
         }
-        for d in v.spec_examples_decoded.iter().chain(&v.python_readme_examples_decoded) {
+        for d in v
+            .spec_examples_decoded
+            .iter()
+            .chain(&v.python_readme_examples_decoded)
+        {
             let id = Scru160::parse(d.b32.as_bytes()).unwrap();
             assert_eq!(Scru160::parse(d.hex.as_bytes()), Ok(id));
             assert_eq!(std::str::from_utf8(&id.encode_hex()).unwrap(), d.hex);

@@ -64,7 +64,9 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
     pub const SEQ_MASK: u64 = (1 << SEQ_BITS) - 1;
 
     pub const fn new() -> Self {
-        Ticker { last: AtomicU64::new(0) }
+        Ticker {
+            last: AtomicU64::new(0),
+        }
     }
 
     /// The last pair handed out, if any.
@@ -76,7 +78,10 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
     }
 
     fn unpack(packed: u64) -> Tick {
-        Tick { unix_ms: packed >> SEQ_BITS, sequence: (packed & Self::SEQ_MASK) as u32 }
+        Tick {
+            unix_ms: packed >> SEQ_BITS,
+            sequence: (packed & Self::SEQ_MASK) as u32,
+        }
     }
 
     /// Hands out the next pair. Waits while the current millisecond's
@@ -104,7 +109,10 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
                     let started = *waited_since.get_or_insert_with(|| clock.monotonic_ms());
                     let waited = clock.monotonic_ms().saturating_sub(started);
                     if needed_ms - now > max_wait_ms || waited > max_wait_ms {
-                        return Err(ClockBehind { needed_ms, clock_ms: now });
+                        return Err(ClockBehind {
+                            needed_ms,
+                            clock_ms: now,
+                        });
                     }
                     clock.wait(now, needed_ms);
                     last = self.last.load(Ordering::Acquire);
@@ -125,10 +133,28 @@ mod tests {
     fn new_millisecond_starts_at_zero_and_counts_up() {
         let t = T12::new();
         let mut c = FakeClock::at(1000);
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 0 }));
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 1 }));
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 1000,
+                sequence: 0
+            })
+        );
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 1000,
+                sequence: 1
+            })
+        );
         c.now_ms = 1001;
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1001, sequence: 0 }));
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 1001,
+                sequence: 0
+            })
+        );
     }
 
     #[test]
@@ -136,11 +162,26 @@ mod tests {
         let t = T12::new();
         let mut c = FakeClock::at(5000);
         for seq in 0..4096 {
-            assert_eq!(t.next(&mut c, 1000).unwrap(), Tick { unix_ms: 5000, sequence: seq });
+            assert_eq!(
+                t.next(&mut c, 1000).unwrap(),
+                Tick {
+                    unix_ms: 5000,
+                    sequence: seq
+                }
+            );
         }
         assert_eq!(c.waits, 0);
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 5001, sequence: 0 }));
-        assert_eq!(c.waits, 1, "the 4097th ID of a millisecond waits for the next");
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 5001,
+                sequence: 0
+            })
+        );
+        assert_eq!(
+            c.waits, 1,
+            "the 4097th ID of a millisecond waits for the next"
+        );
     }
 
     #[test]
@@ -153,13 +194,22 @@ mod tests {
         for _ in 0..4095 {
             let tick = t.next(&mut c, 1000).unwrap();
             assert!(tick > prev);
-            assert_eq!(tick.unix_ms, 10_000, "counts on within the last millisecond");
+            assert_eq!(
+                tick.unix_ms, 10_000,
+                "counts on within the last millisecond"
+            );
             prev = tick;
         }
         assert_eq!(c.waits, 0);
         // Used up: waits (500 ms, within the bound) for the clock to pass 10_000.
         let tick = t.next(&mut c, 1000).unwrap();
-        assert_eq!(tick, Tick { unix_ms: 10_001, sequence: 0 });
+        assert_eq!(
+            tick,
+            Tick {
+                unix_ms: 10_001,
+                sequence: 0
+            }
+        );
         assert!(c.waits >= 1);
 
         // Now step back further than the bound: the error comes at once.
@@ -168,11 +218,23 @@ mod tests {
         }
         c.now_ms = 5_000;
         let waits = c.waits;
-        assert_eq!(t.next(&mut c, 1000), Err(ClockBehind { needed_ms: 10_002, clock_ms: 5_000 }));
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Err(ClockBehind {
+                needed_ms: 10_002,
+                clock_ms: 5_000
+            })
+        );
         assert_eq!(c.waits, waits, "no point waiting 5 s for a 1 s bound");
         // ... and the state did not move backwards: recovery when the clock returns.
         c.now_ms = 10_002;
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 10_002, sequence: 0 }));
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 10_002,
+                sequence: 0
+            })
+        );
     }
 
     #[test]
@@ -183,8 +245,18 @@ mod tests {
             t.next(&mut c, 1000).unwrap();
         }
         c.frozen = true;
-        assert_eq!(t.next(&mut c, 1000), Err(ClockBehind { needed_ms: 20_001, clock_ms: 20_000 }));
-        assert!(c.monotonic_ms > 1000 && c.monotonic_ms < 1010, "waited {} ms", c.monotonic_ms);
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Err(ClockBehind {
+                needed_ms: 20_001,
+                clock_ms: 20_000
+            })
+        );
+        assert!(
+            c.monotonic_ms > 1000 && c.monotonic_ms < 1010,
+            "waited {} ms",
+            c.monotonic_ms
+        );
     }
 
     #[test]
@@ -211,13 +283,20 @@ mod tests {
                 let t = Arc::clone(&t);
                 std::thread::spawn(move || {
                     let mut c = SystemClock;
-                    let ticks: Vec<Tick> = (0..50_000).map(|_| t.next(&mut c, 1000).unwrap()).collect();
-                    assert!(ticks.windows(2).all(|w| w[0] < w[1]), "per-thread strictly increasing");
+                    let ticks: Vec<Tick> =
+                        (0..50_000).map(|_| t.next(&mut c, 1000).unwrap()).collect();
+                    assert!(
+                        ticks.windows(2).all(|w| w[0] < w[1]),
+                        "per-thread strictly increasing"
+                    );
                     ticks
                 })
             })
             .collect();
-        let mut all: Vec<Tick> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        let mut all: Vec<Tick> = handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect();
         let n = all.len();
         all.sort();
         all.dedup();

@@ -13,16 +13,25 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::{error, guc, invalid_text, PallocCString};
-use crate::core::codokey::{Codokey, Context, ContextError, DecodeError, EncodeError, MAX_PRECISION};
+use crate::core::codokey::{
+    Codokey, Context, ContextError, DecodeError, EncodeError, MAX_PRECISION,
+};
 
 const TYPE: &str = "codokey";
 
 fn context_error(e: ContextError) -> ! {
     let what = match e {
-        ContextError::YearRange => "the year zero must lie in 1..=294276 and not after the maximum year",
-        ContextError::FractionMax => "the fraction maximum must be 9, 99, 999, 9999, 99999 or 999999",
+        ContextError::YearRange => {
+            "the year zero must lie in 1..=294276 and not after the maximum year"
+        }
+        ContextError::FractionMax => {
+            "the fraction maximum must be 9, 99, 999, 9999, 99999 or 999999"
+        }
     };
-    error(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, format!("invalid codokey context: {what}"))
+    error(
+        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        format!("invalid codokey context: {what}"),
+    )
 }
 
 fn session_context() -> Context {
@@ -38,17 +47,23 @@ fn explicit_context(year_zero: i32, max_year: i32, fraction_max: i32) -> Context
 
 fn precision_arg(precision: Option<i32>) -> u8 {
     let p = precision.unwrap_or(i32::from(guc::codokey_precision()));
-    u8::try_from(p).ok().filter(|p| *p <= MAX_PRECISION).unwrap_or_else(|| {
-        error(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!("codokey precision must be 0 (year) .. 6 (fraction of a second), got {p}"),
-        )
-    })
+    u8::try_from(p)
+        .ok()
+        .filter(|p| *p <= MAX_PRECISION)
+        .unwrap_or_else(|| {
+            error(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!("codokey precision must be 0 (year) .. 6 (fraction of a second), got {p}"),
+            )
+        })
 }
 
 fn stored(key: &[u8]) -> Codokey {
     Codokey::from_storage(key).unwrap_or_else(|| {
-        error(PgSqlErrorCode::ERRCODE_DATA_CORRUPTED, "corrupt codokey value: a byte is not a base-36 digit".into())
+        error(
+            PgSqlErrorCode::ERRCODE_DATA_CORRUPTED,
+            "corrupt codokey value: a byte is not a base-36 digit".into(),
+        )
     })
 }
 
@@ -86,14 +101,22 @@ fn encode(ctx: &Context, unix_micros: i64, precision: u8) -> Vec<u8> {
 /// `timestamptz` is UTC whatever the session's TimeZone.
 fn unix_micros(pg_usec: i64, finite: bool) -> i64 {
     if !finite {
-        error(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, "codokey of an infinite timestamp".into());
+        error(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            "codokey of an infinite timestamp".into(),
+        );
     }
     pg_usec + crate::core::time::PG_EPOCH_UNIX_MS * 1000
 }
 
 fn to_timestamptz(unix_micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(unix_micros - crate::core::time::PG_EPOCH_UNIX_MS * 1000)
-        .unwrap_or_else(|_| error(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range".into()))
+        .unwrap_or_else(|_| {
+            error(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                "timestamp out of range".into(),
+            )
+        })
 }
 
 #[pg_extern(sql = false)]
@@ -111,17 +134,26 @@ fn codokey_out(key: &[u8]) -> PallocCString {
 
 #[pg_extern(sql = false)]
 fn codokey_recv(buf: Internal) -> Vec<u8> {
-    let buf = buf.unwrap().expect("receive buffer").cast_mut_ptr::<pg_sys::StringInfoData>();
+    let buf = buf
+        .unwrap()
+        .expect("receive buffer")
+        .cast_mut_ptr::<pg_sys::StringInfoData>();
     let bytes = unsafe {
         let remaining = ((*buf).len - (*buf).cursor) as usize;
-        std::slice::from_raw_parts(pg_sys::pq_getmsgbytes(buf, remaining as i32).cast::<u8>(), remaining)
+        std::slice::from_raw_parts(
+            pg_sys::pq_getmsgbytes(buf, remaining as i32).cast::<u8>(),
+            remaining,
+        )
     };
     let key = Codokey::from_storage(bytes)
         .and_then(|k| Codokey::parse(&session_context(), k.as_bytes()).ok())
         .unwrap_or_else(|| {
             error(
                 PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-                format!("invalid external codokey value ({} bytes) for the session's codokey context", bytes.len()),
+                format!(
+                    "invalid external codokey value ({} bytes) for the session's codokey context",
+                    bytes.len()
+                ),
             )
         });
     key.to_storage()
@@ -133,7 +165,11 @@ fn codokey_recv(buf: Internal) -> Vec<u8> {
 #[pg_extern(sql = false)]
 fn codokey_encode(ts: Option<TimestampWithTimeZone>, precision: Option<i32>) -> Option<Vec<u8>> {
     let ts = ts?;
-    Some(encode(&session_context(), unix_micros(ts.into_inner(), ts.is_finite()), precision_arg(precision)))
+    Some(encode(
+        &session_context(),
+        unix_micros(ts.into_inner(), ts.is_finite()),
+        precision_arg(precision),
+    ))
 }
 
 /// A `timestamp` without time zone is a wall-clock reading: its own calendar
@@ -142,7 +178,11 @@ fn codokey_encode(ts: Option<TimestampWithTimeZone>, precision: Option<i32>) -> 
 #[pg_extern(sql = false)]
 fn codokey_encode_local(ts: Option<Timestamp>, precision: Option<i32>) -> Option<Vec<u8>> {
     let ts = ts?;
-    Some(encode(&session_context(), unix_micros(ts.into_inner(), ts.is_finite()), precision_arg(precision)))
+    Some(encode(
+        &session_context(),
+        unix_micros(ts.into_inner(), ts.is_finite()),
+        precision_arg(precision),
+    ))
 }
 
 #[pg_extern(sql = false)]
@@ -154,11 +194,20 @@ fn codokey_encode_in_context(
     fraction_max: i32,
 ) -> Vec<u8> {
     let ctx = explicit_context(year_zero, max_year, fraction_max);
-    encode(&ctx, unix_micros(ts.into_inner(), ts.is_finite()), precision_arg(Some(precision)))
+    encode(
+        &ctx,
+        unix_micros(ts.into_inner(), ts.is_finite()),
+        precision_arg(Some(precision)),
+    )
 }
 
 #[pg_extern(sql = false)]
-fn codokey_parse_in_context(text: &str, year_zero: i32, max_year: i32, fraction_max: i32) -> Vec<u8> {
+fn codokey_parse_in_context(
+    text: &str,
+    year_zero: i32,
+    max_year: i32,
+    fraction_max: i32,
+) -> Vec<u8> {
     let ctx = explicit_context(year_zero, max_year, fraction_max);
     match Codokey::parse(&ctx, text.as_bytes()) {
         Ok(key) => key.to_storage(),
@@ -175,7 +224,12 @@ fn codokey_timestamp(key: &[u8]) -> TimestampWithTimeZone {
 }
 
 #[pg_extern(sql = false)]
-fn codokey_timestamp_in_context(key: &[u8], year_zero: i32, max_year: i32, fraction_max: i32) -> TimestampWithTimeZone {
+fn codokey_timestamp_in_context(
+    key: &[u8],
+    year_zero: i32,
+    max_year: i32,
+    fraction_max: i32,
+) -> TimestampWithTimeZone {
     to_timestamptz(decode(key, &explicit_context(year_zero, max_year, fraction_max)).unix_micros)
 }
 
@@ -185,7 +239,12 @@ fn codokey_precision(key: &[u8]) -> i32 {
 }
 
 #[pg_extern(sql = false)]
-fn codokey_precision_in_context(key: &[u8], year_zero: i32, max_year: i32, fraction_max: i32) -> i32 {
+fn codokey_precision_in_context(
+    key: &[u8],
+    year_zero: i32,
+    max_year: i32,
+    fraction_max: i32,
+) -> i32 {
     i32::from(decode(key, &explicit_context(year_zero, max_year, fraction_max)).precision)
 }
 

@@ -52,7 +52,11 @@ unsafe extern "C-unwind" {
     /// PostgreSQL 15's comparator for unsigned abbreviated keys, which its
     /// tuplesort recognises and radix-sorts; pgrx only exposes a Rust wrapper.
     #[link_name = "ssup_datum_unsigned_cmp"]
-    fn ssup_datum_unsigned_cmp_c(x: pg_sys::Datum, y: pg_sys::Datum, ssup: pg_sys::SortSupport) -> i32;
+    fn ssup_datum_unsigned_cmp_c(
+        x: pg_sys::Datum,
+        y: pg_sys::Datum,
+        ssup: pg_sys::SortSupport,
+    ) -> i32;
 }
 
 /// Abbreviated-key bookkeeping, as PostgreSQL's uuid.c keeps it: count the

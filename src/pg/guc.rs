@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use pgrx::pg_sys;
 
-use crate::core::codokey::{Context, ContextError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION};
+use crate::core::codokey::{
+    Context, ContextError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION,
+};
 use crate::core::nanoflake::{DEFAULT_EPOCH_UNIX_MS, MAX_GENERATOR};
 use crate::core::time::parse_utc_instant;
 
@@ -27,7 +29,13 @@ static mut CODOKEY_PRECISION: c_int = DEFAULT_PRECISION as c_int;
 
 pub fn codokey_context() -> Result<Context, ContextError> {
     // SAFETY: GUC statics, written by the GUC machinery in this thread only.
-    unsafe { Context::new(CODOKEY_YEAR_ZERO, CODOKEY_MAX_YEAR, CODOKEY_FRACTION_MAX as u32) }
+    unsafe {
+        Context::new(
+            CODOKEY_YEAR_ZERO,
+            CODOKEY_MAX_YEAR,
+            CODOKEY_FRACTION_MAX as u32,
+        )
+    }
 }
 
 pub fn codokey_precision() -> u8 {
@@ -93,7 +101,8 @@ pub fn define() {
         );
         pg_sys::DefineCustomIntVariable(
             c"chronoid.codokey_max_year".as_ptr(),
-            c"Last year codokeys can represent; its countdown from year zero sets the year width.".as_ptr(),
+            c"Last year codokeys can represent; its countdown from year zero sets the year width."
+                .as_ptr(),
             c"Part of the codokey context; changing it changes every key.".as_ptr(),
             &raw mut CODOKEY_MAX_YEAR,
             DEFAULT_CONTEXT.max_year(),
@@ -153,7 +162,9 @@ unsafe extern "C-unwind" fn check_nanoflake_epoch(
 ) -> bool {
     let text = unsafe { CStr::from_ptr(*newval) }.to_string_lossy();
     let Some(epoch) = parse_utc_instant(&text) else {
-        unsafe { set_check_detail("Expected an ISO 8601 instant such as \"2020-01-01 00:00:00+00\".") };
+        unsafe {
+            set_check_detail("Expected an ISO 8601 instant such as \"2020-01-01 00:00:00+00\".")
+        };
         return false;
     };
     let now = std::time::SystemTime::now()
@@ -224,7 +235,9 @@ unsafe extern "C-unwind" fn check_codokey_fraction_max(
     _source: pg_sys::GucSource::Type,
 ) -> bool {
     if Context::new(1970, 1970, unsafe { *newval } as u32) == Err(ContextError::FractionMax) {
-        unsafe { set_check_detail("The fraction maximum must be 10^d - 1 for d = 1..6: 9, 99, 999, 9999, 99999 or 999999.") };
+        unsafe {
+            set_check_detail("The fraction maximum must be 10^d - 1 for d = 1..6: 9, 99, 999, 9999, 99999 or 999999.")
+        };
         return false;
     }
     true

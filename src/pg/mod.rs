@@ -172,7 +172,10 @@ pgrx::pgrx_sql_entity_graph::impl_sql_translatable!(PallocCString, "cstring");
 pub fn invalid_text(type_name: &str, input: &CStr) -> ! {
     error(
         PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-        format!("invalid input syntax for type {type_name}: \"{}\"", input.to_string_lossy()),
+        format!(
+            "invalid input syntax for type {type_name}: \"{}\"",
+            input.to_string_lossy()
+        ),
     )
 }
 
@@ -180,7 +183,10 @@ pub fn invalid_text(type_name: &str, input: &CStr) -> ! {
 pub fn text_out_of_range(type_name: &str, input: &CStr) -> ! {
     error(
         PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-        format!("value \"{}\" is out of range for type {type_name}", input.to_string_lossy()),
+        format!(
+            "value \"{}\" is out of range for type {type_name}",
+            input.to_string_lossy()
+        ),
     )
 }
 
@@ -190,7 +196,9 @@ pub fn error(code: PgSqlErrorCode, message: String) -> ! {
 }
 
 pub fn error_with_hint(code: PgSqlErrorCode, message: String, hint: &str) -> ! {
-    ErrorReport::new(code, message, "chronoid").set_hint(hint).report(PgLogLevel::ERROR);
+    ErrorReport::new(code, message, "chronoid")
+        .set_hint(hint)
+        .report(PgLogLevel::ERROR);
     unreachable!("ERROR does not return")
 }
 
@@ -199,7 +207,10 @@ pub fn error_with_hint(code: PgSqlErrorCode, message: String, hint: &str) -> ! {
 /// # Safety
 /// `buf` must be the `StringInfo` PostgreSQL passed to a receive function.
 pub unsafe fn recv_i64(buf: pgrx::datum::Internal) -> i64 {
-    let buf = buf.unwrap().expect("receive buffer").cast_mut_ptr::<pg_sys::StringInfoData>();
+    let buf = buf
+        .unwrap()
+        .expect("receive buffer")
+        .cast_mut_ptr::<pg_sys::StringInfoData>();
     // pq_getmsgint64 raises 08P01 itself when fewer than 8 bytes remain.
     unsafe { pg_sys::pq_getmsgint64(buf) }
 }
@@ -219,7 +230,10 @@ pub fn unix_ms_timestamptz(ms: i64) -> TimestampWithTimeZone {
     unix_ms_to_pg_usec(ms)
         .and_then(|usec| TimestampWithTimeZone::try_from(usec).ok())
         .unwrap_or_else(|| {
-            error(PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range".into())
+            error(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                "timestamp out of range".into(),
+            )
         })
 }
 
@@ -238,7 +252,10 @@ impl Clock for SystemClock {
 
     fn monotonic_ms(&mut self) -> u64 {
         static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        START.get_or_init(std::time::Instant::now).elapsed().as_millis() as u64
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_millis() as u64
     }
 
     fn wait(&mut self, now_ms: u64, until_ms: u64) {

@@ -52,7 +52,9 @@ fn nanoflake_from_bigint(value: i64) -> Nanoflake {
     Nanoflake::from_i64(value).unwrap_or_else(|| {
         error(
             PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-            format!("value {value} is out of range for type nanoflake: a nanoflake is never negative"),
+            format!(
+                "value {value} is out of range for type nanoflake: a nanoflake is never negative"
+            ),
         )
     })
 }

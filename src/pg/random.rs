@@ -20,7 +20,10 @@ static RNG: BackendLocal<Seeded> = BackendLocal::new();
 fn seed() -> Seeded {
     // ChaCha12 from the OS's getrandom: a userspace CSPRNG, one syscall per
     // backend rather than per ID.
-    Seeded { pid: unsafe { pg_sys::MyProcPid }, rng: StdRng::from_os_rng() }
+    Seeded {
+        pid: unsafe { pg_sys::MyProcPid },
+        rng: StdRng::from_os_rng(),
+    }
 }
 
 pub fn with_rng<R>(f: impl FnOnce(&mut StdRng) -> R) -> R {

@@ -33,7 +33,10 @@ fn scru160_out(id: Scru160) -> PallocCString {
 
 #[pg_extern(sql = false)]
 fn scru160_recv(buf: Internal) -> Scru160 {
-    let buf = buf.unwrap().expect("receive buffer").cast_mut_ptr::<pg_sys::StringInfoData>();
+    let buf = buf
+        .unwrap()
+        .expect("receive buffer")
+        .cast_mut_ptr::<pg_sys::StringInfoData>();
     // pq_getmsgbytes raises 08P01 when fewer than 20 bytes remain.
     let bytes = unsafe { pg_sys::pq_getmsgbytes(buf, LEN as i32) }.cast::<[u8; LEN]>();
     Scru160::from_bytes(unsafe { *bytes })
@@ -49,7 +52,10 @@ fn scru160_from_bytea(bytes: &[u8]) -> Scru160 {
     let bytes: [u8; LEN] = bytes.try_into().unwrap_or_else(|_| {
         error(
             PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-            format!("invalid length for type scru160: a scru160 is exactly 20 bytes, got {}", bytes.len()),
+            format!(
+                "invalid length for type scru160: a scru160 is exactly 20 bytes, got {}",
+                bytes.len()
+            ),
         )
     });
     Scru160::from_bytes(bytes)
@@ -87,12 +93,17 @@ fn scru160_random80(id: Scru160) -> AnyNumeric {
 
 fn bounds(ts: TimestampWithTimeZone) -> (Scru160, Scru160) {
     let ms = super::timestamptz_unix_ms(ts, TYPE);
-    u64::try_from(ms).ok().and_then(Scru160::bounds_of_ms).unwrap_or_else(|| {
-        error(
-            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-            format!("timestamp out of range for type scru160: {ts} is outside 1970-01-01 .. +10889"),
-        )
-    })
+    u64::try_from(ms)
+        .ok()
+        .and_then(Scru160::bounds_of_ms)
+        .unwrap_or_else(|| {
+            error(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                format!(
+                    "timestamp out of range for type scru160: {ts} is outside 1970-01-01 .. +10889"
+                ),
+            )
+        })
 }
 
 #[pg_extern(sql = false)]
@@ -110,7 +121,9 @@ static GENERATOR: BackendLocal<Generator> = BackendLocal::new();
 #[pg_extern(sql = false)]
 fn gen_scru160() -> Scru160 {
     let now = SystemClock.now_ms();
-    let result = GENERATOR.with(Generator::new, |g| super::random::with_rng(|rng| g.generate(now, rng)));
+    let result = GENERATOR.with(Generator::new, |g| {
+        super::random::with_rng(|rng| g.generate(now, rng))
+    });
     match result {
         Ok((id, None)) => id,
         Ok((id, Some(Notice::ClockReset { last_ms, clock_ms }))) => {
@@ -144,20 +157,40 @@ unsafe fn compare(fcinfo: pg_sys::FunctionCallInfo) -> Ordering {
 }
 
 pg_function_info_v1!(
-    pg_finfo_scru160_eq, pg_finfo_scru160_ne, pg_finfo_scru160_lt, pg_finfo_scru160_le,
-    pg_finfo_scru160_gt, pg_finfo_scru160_ge, pg_finfo_scru160_cmp, pg_finfo_scru160_hash,
-    pg_finfo_scru160_hash_extended, pg_finfo_scru160_sortsupport, pg_finfo_scru160_smaller,
+    pg_finfo_scru160_eq,
+    pg_finfo_scru160_ne,
+    pg_finfo_scru160_lt,
+    pg_finfo_scru160_le,
+    pg_finfo_scru160_gt,
+    pg_finfo_scru160_ge,
+    pg_finfo_scru160_cmp,
+    pg_finfo_scru160_hash,
+    pg_finfo_scru160_hash_extended,
+    pg_finfo_scru160_sortsupport,
+    pg_finfo_scru160_smaller,
     pg_finfo_scru160_larger,
 );
 
 /// For min(): one of the two input datums, which outlive the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn scru160_smaller(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
-    unsafe { if compare(fcinfo).is_le() { arg(fcinfo, 0) } else { arg(fcinfo, 1) } }
+    unsafe {
+        if compare(fcinfo).is_le() {
+            arg(fcinfo, 0)
+        } else {
+            arg(fcinfo, 1)
+        }
+    }
 }
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn scru160_larger(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
-    unsafe { if compare(fcinfo).is_ge() { arg(fcinfo, 0) } else { arg(fcinfo, 1) } }
+    unsafe {
+        if compare(fcinfo).is_ge() {
+            arg(fcinfo, 0)
+        } else {
+            arg(fcinfo, 1)
+        }
+    }
 }
 
 #[unsafe(no_mangle)]
@@ -203,20 +236,29 @@ pub unsafe extern "C-unwind" fn scru160_hash_extended(
     .into()
 }
 
-unsafe extern "C-unwind" fn fast_cmp(a: pg_sys::Datum, b: pg_sys::Datum, _: pg_sys::SortSupport) -> i32 {
+unsafe extern "C-unwind" fn fast_cmp(
+    a: pg_sys::Datum,
+    b: pg_sys::Datum,
+    _: pg_sys::SortSupport,
+) -> i32 {
     unsafe { bytes(a).cmp(bytes(b)) as i32 }
 }
 
 /// The abbreviated key: timestamp and counter, which tell almost every pair
 /// of time-ordered IDs apart without touching the other 12 bytes.
-unsafe extern "C-unwind" fn abbrev_convert(d: pg_sys::Datum, ssup: pg_sys::SortSupport) -> pg_sys::Datum {
+unsafe extern "C-unwind" fn abbrev_convert(
+    d: pg_sys::Datum,
+    ssup: pg_sys::SortSupport,
+) -> pg_sys::Datum {
     let key = Scru160::from_bytes(*unsafe { bytes(d) }).prefix_u64();
     unsafe { fmgr::note_abbreviation(ssup, key) };
     pg_sys::Datum::from(key)
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C-unwind" fn scru160_sortsupport(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
+pub unsafe extern "C-unwind" fn scru160_sortsupport(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> pg_sys::Datum {
     unsafe {
         let ssup = arg(fcinfo, 0).cast_mut_ptr::<pg_sys::SortSupportData>();
         (*ssup).comparator = Some(fast_cmp);

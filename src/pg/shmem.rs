@@ -2,8 +2,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use pgrx::pg_sys;
 use pgrx::pg_guard;
+use pgrx::pg_sys;
 use pgrx::{pg_shmem_init, PgAtomic, PgSqlErrorCode};
 
 use crate::core::nanoflake::NanoflakeTicker;
