@@ -3,9 +3,11 @@
 //! property-tested and fuzzed without a database; `crate::pg` adapts it to SQL.
 
 pub mod base36;
+pub mod caloriosa;
 pub mod clock;
 pub mod codokey;
 pub mod nanoflake;
 pub mod scru160;
 pub mod ticker;
 pub mod time;
+pub mod uid60;

@@ -89,36 +89,97 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
     /// `max_wait_ms` of monotonic time; a clock that is further behind than
     /// that is reported at once rather than waited for.
     pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
-        let mut waited_since: Option<u64> = None;
-        let mut last = self.last.load(Ordering::Acquire);
-        loop {
-            let now = clock.now_ms();
-            match step::<SEQ_BITS>(last, now) {
-                Step::Issue(packed) => {
-                    match self.last.compare_exchange_weak(
-                        last,
-                        packed,
-                        Ordering::AcqRel,
-                        Ordering::Acquire,
-                    ) {
-                        Ok(_) => return Ok(Self::unpack(packed)),
-                        Err(current) => last = current,
-                    }
-                }
-                Step::WaitUntil(needed_ms) => {
-                    let started = *waited_since.get_or_insert_with(|| clock.monotonic_ms());
-                    let waited = clock.monotonic_ms().saturating_sub(started);
-                    if needed_ms - now > max_wait_ms || waited > max_wait_ms {
-                        return Err(ClockBehind {
-                            needed_ms,
-                            clock_ms: now,
-                        });
-                    }
-                    clock.wait(now, needed_ms);
-                    last = self.last.load(Ordering::Acquire);
+        advance(&self.last, clock, max_wait_ms, step::<SEQ_BITS>).map(Self::unpack)
+    }
+}
+
+/// Moves a packed state forward by `step` with compare-and-swap, waiting
+/// (boundedly) when `step` says so; returns the state it installed.
+fn advance(
+    state: &AtomicU64,
+    clock: &mut impl Clock,
+    max_wait_ms: u64,
+    step: impl Fn(u64, u64) -> Step,
+) -> Result<u64, ClockBehind> {
+    let mut waited_since: Option<u64> = None;
+    let mut last = state.load(Ordering::Acquire);
+    loop {
+        let now = clock.now_ms();
+        match step(last, now) {
+            Step::Issue(packed) => {
+                match state.compare_exchange_weak(last, packed, Ordering::AcqRel, Ordering::Acquire) {
+                    Ok(_) => return Ok(packed),
+                    Err(current) => last = current,
                 }
             }
+            Step::WaitUntil(needed_ms) => {
+                let started = *waited_since.get_or_insert_with(|| clock.monotonic_ms());
+                let waited = clock.monotonic_ms().saturating_sub(started);
+                if needed_ms - now > max_wait_ms || waited > max_wait_ms {
+                    return Err(ClockBehind { needed_ms, clock_ms: now });
+                }
+                clock.wait(now, needed_ms);
+                last = state.load(Ordering::Acquire);
+            }
         }
+    }
+}
+
+/// A server-wide counter of `BITS` bits that runs on across milliseconds and
+/// wraps (1023 -> 0 for 10 bits), rather than restarting at 0 each
+/// millisecond; at most 2^BITS values are handed out per millisecond, so no
+/// (millisecond, counter) pair repeats. Packed state: `unix_ms << 21 |
+/// used_in_ms << 10 | counter` for up to 10 bits.
+#[derive(Debug)]
+#[repr(transparent)]
+pub struct WrappingTicker<const BITS: u32> {
+    state: AtomicU64,
+}
+
+impl<const BITS: u32> Default for WrappingTicker<BITS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const BITS: u32> WrappingTicker<BITS> {
+    const MASK: u64 = (1 << BITS) - 1;
+    const USED_SHIFT: u32 = 10;
+    const MS_SHIFT: u32 = 21;
+
+    pub const fn new() -> Self {
+        assert!(BITS <= 10);
+        // The counter "before" the first is the largest, so the first is 0.
+        WrappingTicker { state: AtomicU64::new(Self::MASK) }
+    }
+
+    fn unpack(packed: u64) -> (u64, u64, u64) {
+        (packed >> Self::MS_SHIFT, (packed >> Self::USED_SHIFT) & 0x7ff, packed & Self::MASK)
+    }
+
+    fn pack(ms: u64, used: u64, counter: u64) -> u64 {
+        ms << Self::MS_SHIFT | used << Self::USED_SHIFT | counter
+    }
+
+    /// A new millisecond takes the next counter value; within the same
+    /// millisecond (or while the clock is behind) the counter runs on until
+    /// 2^BITS have been used, then the clock must reach the next one.
+    pub fn step(last: u64, now_ms: u64) -> Step {
+        let (ms, used, counter) = Self::unpack(last);
+        let next = (counter + 1) & Self::MASK;
+        if now_ms > ms {
+            Step::Issue(Self::pack(now_ms, 1, next))
+        } else if used < 1 << BITS {
+            Step::Issue(Self::pack(ms, used + 1, next))
+        } else {
+            Step::WaitUntil(ms + 1)
+        }
+    }
+
+    pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
+        let packed = advance(&self.state, clock, max_wait_ms, Self::step)?;
+        let (ms, _, counter) = Self::unpack(packed);
+        Ok(Tick { unix_ms: ms, sequence: counter as u32 })
     }
 }
 
@@ -301,5 +362,42 @@ mod tests {
         all.sort();
         all.dedup();
         assert_eq!(all.len(), n);
+    }
+
+    #[test]
+    fn wrapping_counter_runs_on_across_milliseconds_and_wraps() {
+        let t = WrappingTicker::<10>::new();
+        let mut c = FakeClock::at(1000);
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 0 }));
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 1 }));
+        c.now_ms = 1001;
+        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1001, sequence: 2 }), "runs on, no reset");
+        // 1024 in one millisecond: the counter wraps 1023 -> 0 on the way,
+        // and the 1025th waits for the next millisecond.
+        c.now_ms = 2000;
+        let ticks: Vec<Tick> = (0..1024).map(|_| t.next(&mut c, 1000).unwrap()).collect();
+        assert!(ticks.iter().all(|t| t.unix_ms == 2000));
+        let mut seqs: Vec<u32> = ticks.iter().map(|t| t.sequence).collect();
+        assert_eq!(seqs[0], 3);
+        assert!(ticks.windows(2).any(|w| w[0].sequence == 1023 && w[1].sequence == 0));
+        seqs.sort();
+        seqs.dedup();
+        assert_eq!(seqs.len(), 1024, "no (ms, counter) pair repeats");
+        assert_eq!(c.waits, 0);
+        assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 2001);
+        assert_eq!(c.waits, 1);
+    }
+
+    #[test]
+    fn wrapping_counter_counts_on_when_the_clock_steps_back() {
+        let t = WrappingTicker::<10>::new();
+        let mut c = FakeClock::at(5000);
+        t.next(&mut c, 1000).unwrap();
+        c.now_ms = 4000;
+        assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 5000);
+        for _ in 0..1022 {
+            t.next(&mut c, 1000).unwrap();
+        }
+        assert_eq!(t.next(&mut c, 1000), Err(ClockBehind { needed_ms: 5001, clock_ms: 4000 }));
     }
 }
