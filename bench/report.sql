@@ -16,7 +16,10 @@ WITH base AS (
            max(net_ns) FILTER (WHERE label = 'nextval()') AS nextval_ns
     FROM net GROUP BY section
 )
-SELECT E'### ' || CASE section WHEN 'generate' THEN 'Generation, flat out' ELSE 'Generation, paced below the 4,096-per-ms cap' END
+SELECT E'### ' || CASE section
+        WHEN 'generate' THEN 'Generation, flat out'
+        WHEN 'generate paced' THEN 'Generation, paced below nanoflake''s 4,096-per-ms cap (md5 per row)'
+        ELSE 'Generation, paced below uid60''s 512-per-ms cap (4 x md5 per row)' END
     || ' (' || to_char(max(rows), 'FM999,999,999') || ' calls per statement, median of '
     || max(cardinality(runs_ms)) || E')\n\n'
     || E'| generator | median ms | net ns per call | × random() | × nextval() |\n'

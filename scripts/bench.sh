@@ -15,7 +15,7 @@ SETTINGS=(
     "max_parallel_workers_per_gather = 0" "max_parallel_maintenance_workers = 0" "jit = off"
 )
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey)
+[ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey caloriosa_uid60)
 
 bash scripts/setup.sh
 cargo pgrx install --release --pg-config /usr/lib/postgresql/15/bin/pg_config >/dev/null

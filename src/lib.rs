@@ -12,6 +12,13 @@ pgrx::pg_module_magic!(name, version);
 pgrx::extension_sql_file!("../sql/nanoflake.sql", name = "nanoflake");
 pgrx::extension_sql_file!("../sql/scru160.sql", name = "scru160");
 pgrx::extension_sql_file!("../sql/codokey.sql", name = "codokey");
+pgrx::extension_sql_file!("../sql/caloriosa.sql", name = "caloriosa");
+pgrx::extension_sql_file!("../sql/uid60.sql", name = "uid60");
+pgrx::extension_sql_file!(
+    "../sql/int8_backed.sql",
+    name = "int8_backed",
+    requires = ["nanoflake", "caloriosa", "uid60"]
+);
 
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
@@ -33,6 +40,7 @@ mod tests {
     include!("../pgrx-tests/nanoflake.rs");
     include!("../pgrx-tests/scru160.rs");
     include!("../pgrx-tests/codokey.rs");
+    include!("../pgrx-tests/caloriosa_uid60.rs");
 }
 
 /// Required by `cargo pgrx test`.

@@ -1,6 +1,7 @@
 //! The SQL face of the core formats: one thin adapter per type, plus what
 //! they share (datum plumbing, error reports, the clock, GUCs, shared memory).
 
+pub mod caloriosa;
 pub mod codokey;
 pub mod fmgr;
 pub mod guc;
@@ -8,6 +9,7 @@ pub mod nanoflake;
 pub mod random;
 pub mod scru160;
 pub mod shmem;
+pub mod uid60;
 
 use std::ffi::CStr;
 
@@ -235,6 +237,25 @@ pub fn unix_ms_timestamptz(ms: i64) -> TimestampWithTimeZone {
                 "timestamp out of range".into(),
             )
         })
+}
+
+/// A generator gave up on a clock that stayed behind its last ID.
+pub fn clock_behind(type_name: &str, behind: crate::core::ticker::ClockBehind, max_wait_ms: u64) -> ! {
+    error(
+        PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        format!(
+            "system clock is {} ms behind the last {type_name} issued on this server; gave up after waiting up to {max_wait_ms} ms",
+            behind.needed_ms.saturating_sub(behind.clock_ms),
+        ),
+    )
+}
+
+/// A `timestamptz` outside the range a type's timestamp field can hold.
+pub fn timestamp_out_of_range(type_name: &str, ts: TimestampWithTimeZone, range: &str) -> ! {
+    error(
+        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+        format!("timestamp out of range for type {type_name}: {ts} is outside {range}"),
+    )
 }
 
 /// The system clock as generators see it: CLOCK_REALTIME for the time,

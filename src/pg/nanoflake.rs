@@ -80,14 +80,9 @@ fn gen_nanoflake() -> Nanoflake {
                  does not fit in 41 bits (at most {MAX_TIMESTAMP})"
             ),
         ),
-        Err(GenerateError::ClockBehind(behind)) => error(
-            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-            format!(
-                "system clock is {} ms behind the last nanoflake issued; gave up waiting after {} ms",
-                behind.needed_ms.saturating_sub(behind.clock_ms),
-                crate::core::nanoflake::MAX_CLOCK_WAIT_MS
-            ),
-        ),
+        Err(GenerateError::ClockBehind(behind)) => {
+            super::clock_behind(TYPE, behind, crate::core::nanoflake::MAX_CLOCK_WAIT_MS)
+        }
     }
 }
 
@@ -110,19 +105,16 @@ fn nanoflake_sequence(id: Nanoflake) -> i32 {
 fn bounds(ts: TimestampWithTimeZone) -> (Nanoflake, Nanoflake) {
     let epoch = guc::nanoflake_epoch_unix_ms();
     let ms = super::timestamptz_unix_ms(ts, TYPE);
-    u64::try_from(ms - epoch)
-        .ok()
-        .and_then(Nanoflake::bounds_of_ms)
-        .unwrap_or_else(|| {
-            error(
-                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-                format!(
-                    "timestamp out of range for type nanoflake: {ts} is outside the 41-bit \
-                     millisecond range starting at chronoid.nanoflake_epoch ({})",
-                    super::unix_ms_timestamptz(epoch)
-                ),
-            )
-        })
+    u64::try_from(ms - epoch).ok().and_then(Nanoflake::bounds_of_ms).unwrap_or_else(|| {
+        super::timestamp_out_of_range(
+            TYPE,
+            ts,
+            &format!(
+                "the 41-bit millisecond range starting at chronoid.nanoflake_epoch ({})",
+                super::unix_ms_timestamptz(epoch)
+            ),
+        )
+    })
 }
 
 #[pg_extern(sql = false)]

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Without shared_preload_libraries there is no shared memory for the
+# server-wide counters, so the generators whose uniqueness rests on one
+# (nanoflake, caloriosa, uid60) refuse with an error and a hint rather than
+# risk duplicates. gen_scru160() (random bits) and everything else work.
+source "$(dirname "$0")/lib.bash"
+
+DATA=$CHRONOID_TEST_WORK/nopreload
+PORT=$((CHRONOID_PORT + 1))
+scripts/cluster.sh start "$DATA" "$PORT" "shared_preload_libraries = ''"
+trap 'scripts/cluster.sh stop "$DATA"' EXIT
+
+sql_on "$PORT" "CREATE EXTENSION chronoid"
+is "$(sql_on "$PORT" "SHOW shared_preload_libraries")" "" "the cluster does not preload chronoid"
+is "$(sql_on "$PORT" "SELECT 'zz'::nanoflake::bigint")" "1295" "the types work without preload"
+is "$(sql_on "$PORT" "SELECT length(gen_scru160()::text)")" "32" "gen_scru160() needs no preload"
+
+for gen in gen_nanoflake gen_caloriosa gen_uid60; do
+    out=$("${PSQL[@]}" -p "$PORT" -d postgres -v VERBOSITY=verbose -c "SELECT $gen()" 2>&1 || true)
+    echo "$out" | sed 's/^/#   /'
+    echo "$out" | grep -q "ERROR:  55000: $gen() requires chronoid to be loaded via shared_preload_libraries"
+    ok $? "$gen() refuses with SQLSTATE 55000"
+    echo "$out" | grep -q "HINT:  Add chronoid to shared_preload_libraries"
+    ok $? "$gen(): the error carries a hint naming shared_preload_libraries"
+done
+
+done_testing
