@@ -9,16 +9,15 @@ SELECT bench('generate', 'gen_caloriosa() [cap 1,024/ms]', :N, 'SELECT count(gen
 SELECT bench('generate', 'gen_uid60() [cap 512/ms]', :N, 'SELECT count(gen_uid60()) FROM generate_series(1, ' || :N || ') g');
 
 \set PACED_N 1000000
-SELECT bench('generate paced 2.5us', 'baseline: 4 x md5 per row', :PACED_N,
-    'SELECT count(md5(md5(md5(md5(g::text))))), count(g) FROM generate_series(1, ' || :PACED_N || ') g', reps => 5);
-SELECT bench('generate paced 2.5us', 'random()', :PACED_N,
-    'SELECT count(md5(md5(md5(md5(g::text))))), count(random()) FROM generate_series(1, ' || :PACED_N || ') g', reps => 5);
-SELECT bench('generate paced 2.5us', 'nextval()', :PACED_N,
-    $$SELECT count(md5(md5(md5(md5(g::text))))), count(nextval('bench_seq')) FROM generate_series(1, $$ || :PACED_N || ') g', reps => 5);
-SELECT bench('generate paced 2.5us', 'gen_caloriosa()', :PACED_N,
-    'SELECT count(md5(md5(md5(md5(g::text))))), count(gen_caloriosa()) FROM generate_series(1, ' || :PACED_N || ') g', reps => 5);
-SELECT bench('generate paced 2.5us', 'gen_uid60()', :PACED_N,
-    'SELECT count(md5(md5(md5(md5(g::text))))), count(gen_uid60()) FROM generate_series(1, ' || :PACED_N || ') g', reps => 5);
+\set PACED_BASE 'SELECT count(md5(md5(md5(md5(g::text))))), count(g) FROM generate_series(1, ' :PACED_N ') g'
+SELECT bench_net('generate paced 2.5us', 'random()', :PACED_N, :'PACED_BASE',
+    'SELECT count(md5(md5(md5(md5(g::text))))), count(random()) FROM generate_series(1, ' || :PACED_N || ') g');
+SELECT bench_net('generate paced 2.5us', 'nextval()', :PACED_N, :'PACED_BASE',
+    $$SELECT count(md5(md5(md5(md5(g::text))))), count(nextval('bench_seq')) FROM generate_series(1, $$ || :PACED_N || ') g');
+SELECT bench_net('generate paced 2.5us', 'gen_caloriosa()', :PACED_N, :'PACED_BASE',
+    'SELECT count(md5(md5(md5(md5(g::text))))), count(gen_caloriosa()) FROM generate_series(1, ' || :PACED_N || ') g');
+SELECT bench_net('generate paced 2.5us', 'gen_uid60()', :PACED_N, :'PACED_BASE',
+    'SELECT count(md5(md5(md5(md5(g::text))))), count(gen_uid60()) FROM generate_series(1, ' || :PACED_N || ') g');
 
 CREATE UNLOGGED TABLE IF NOT EXISTS ins_caloriosa (id caloriosa PRIMARY KEY DEFAULT gen_caloriosa(), n int);
 CREATE UNLOGGED TABLE IF NOT EXISTS ins_uid60 (id uid60 PRIMARY KEY DEFAULT gen_uid60(), n int);

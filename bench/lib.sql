@@ -29,3 +29,29 @@ BEGIN
     RAISE NOTICE '% / %: % ms (runs %)', section, label, round(med::numeric, 1), runs;
     RETURN med;
 END $$;
+
+-- The net cost of what `query` adds to `baseline`: both run alternately
+-- (baseline, query, baseline, query, ...) so that drift in the machine's
+-- speed hits both alike; the result is the median of the differences.
+CREATE OR REPLACE FUNCTION bench_net(section text, label text, rows bigint, baseline text, query text,
+                                     reps int DEFAULT 7)
+RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+    diffs float8[] := '{}';
+    t0 timestamptz;
+    base_ms float8;
+    med float8;
+BEGIN
+    FOR i IN 1..reps LOOP
+        t0 := clock_timestamp();
+        EXECUTE baseline;
+        base_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+        t0 := clock_timestamp();
+        EXECUTE query;
+        diffs := diffs || (extract(epoch FROM clock_timestamp() - t0) * 1000 - base_ms)::float8;
+    END LOOP;
+    SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY d) INTO med FROM unnest(diffs) d;
+    INSERT INTO bench_result (section, label, rows, median_ms, runs_ms) VALUES (section, label, rows, med, diffs);
+    RAISE NOTICE '% / %: net % ms (differences %)', section, label, round(med::numeric, 1), diffs;
+    RETURN med;
+END $$;

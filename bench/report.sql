@@ -3,13 +3,15 @@
 \pset tuples_only on
 \pset footer off
 
--- Generators: net cost per call = (median - the section's baseline) / rows.
+-- Generators. Flat out: net cost per call = (median - the baseline row) /
+-- rows. Paced: the rows already hold the median paired difference.
 WITH base AS (
     SELECT section, median_ms AS base_ms FROM bench_result WHERE label LIKE 'baseline:%'
 ), net AS (
-    SELECT r.section, r.ordinal, r.label, r.rows, r.median_ms, r.runs_ms,
-           (r.median_ms - base.base_ms) * 1e6 / r.rows AS net_ns
-    FROM bench_result r JOIN base USING (section)
+    SELECT r.section, r.ordinal, r.label, r.rows, r.median_ms, r.runs_ms, base.base_ms IS NULL AS paired,
+           (r.median_ms - coalesce(base.base_ms, 0)) * 1e6 / r.rows AS net_ns
+    FROM bench_result r LEFT JOIN base USING (section)
+    WHERE r.section LIKE 'generate%'
 ), refs AS (
     SELECT section,
            max(net_ns) FILTER (WHERE label = 'random()') AS random_ns,
@@ -17,16 +19,15 @@ WITH base AS (
     FROM net GROUP BY section
 )
 SELECT E'### ' || CASE section
-        WHEN 'generate' THEN 'Generation, flat out'
-        WHEN 'generate paced' THEN 'Generation, paced below nanoflake''s 4,096-per-ms cap (md5 per row)'
-        ELSE 'Generation, paced below uid60''s 512-per-ms cap (4 x md5 per row)' END
-    || ' (' || to_char(max(rows), 'FM999,999,999') || ' calls per statement, median of '
-    || max(cardinality(runs_ms)) || E')\n\n'
-    || E'| generator | median ms | net ns per call | × random() | × nextval() |\n'
+        WHEN 'generate' THEN 'Generation, flat out (median of 3 statements; net = minus the baseline)'
+        WHEN 'generate paced' THEN 'Generation paced below nanoflake''s 4,096-per-ms cap: md5 per row (median of 7 paired differences)'
+        ELSE 'Generation paced below uid60''s 512-per-ms cap: 4 x md5 per row (median of 7 paired differences)' END
+    || ', ' || to_char(max(rows), 'FM999,999,999') || E' calls per statement\n\n'
+    || E'| generator | ms | net ns per call | × random() | × nextval() |\n'
     || E'|---|---:|---:|---:|---:|\n'
     || string_agg(format('| `%s` | %s | %s | %s | %s |', label, round(median_ms::numeric),
            CASE WHEN label LIKE 'baseline:%' THEN '(baseline)' ELSE round(net_ns::numeric, 1)::text END,
-           CASE WHEN label LIKE 'baseline:%' THEN '' ELSE round((net_ns / random_ns)::numeric, 2)::text END,
+           CASE WHEN label LIKE 'baseline:%' OR random_ns <= 0 THEN '' ELSE round((net_ns / random_ns)::numeric, 2)::text END,
            CASE WHEN label LIKE 'baseline:%' THEN '' ELSE round((net_ns / nextval_ns)::numeric, 3)::text END),
         E'\n' ORDER BY ordinal) || E'\n'
 FROM net JOIN refs USING (section)

@@ -6,6 +6,9 @@
 #   scripts/cluster.sh start DIR PORT [extra postgresql.conf lines...]
 #   scripts/cluster.sh stop DIR
 #   scripts/cluster.sh psql DIR PORT [psql args...]
+#
+# CLUSTER_ENV="VAR=value ..." passes environment to the server (tests use it
+# to run the server under libfaketime).
 set -euo pipefail
 
 BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -37,7 +40,8 @@ start)
         } >>"$dir/postgresql.conf"
     fi
     if ! as_postgres "$BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
-        as_postgres "$BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null \
+        # shellcheck disable=SC2086
+        as_postgres env ${CLUSTER_ENV:-} "$BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null \
             || { tail -n 30 "$dir/server.log"; exit 1; }
     fi
     ;;

@@ -20,7 +20,7 @@ SUDO=
 
 missing=()
 dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok installed' || missing+=(postgresql-15)
-for pkg in libclang-dev sudo; do
+for pkg in libclang-dev sudo faketime; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -6,6 +6,8 @@ pub mod base36;
 pub mod caloriosa;
 pub mod clock;
 pub mod codokey;
+#[cfg(test)]
+mod fuzz;
 pub mod nanoflake;
 pub mod scru160;
 pub mod ticker;

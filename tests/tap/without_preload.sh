@@ -7,6 +7,7 @@ source "$(dirname "$0")/lib.bash"
 
 DATA=$CHRONOID_TEST_WORK/nopreload
 PORT=$((CHRONOID_PORT + 1))
+scripts/cluster.sh stop "$DATA"; rm -rf "$DATA"
 scripts/cluster.sh start "$DATA" "$PORT" "shared_preload_libraries = ''"
 trap 'scripts/cluster.sh stop "$DATA"' EXIT
 
