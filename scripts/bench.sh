@@ -32,6 +32,12 @@ for suite in "${suites[@]}"; do
     psql_bench -f "bench/$suite.sql" 2>&1 | grep -E 'NOTICE:  .* / |ERROR' | sed 's/^psql:[^ ]* //'
 done
 tables=$(psql_bench -f bench/report.sql)
+load=
+if [ "${CHRONOID_LOAD_SECONDS:-60}" != 0 ]; then
+    echo "== bench/load.sh (pgbench)"
+    load=$(bench/load.sh "$DATA" "$PORT" "${CHRONOID_LOAD_SECONDS:-60}")
+    echo "$load"
+fi
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
@@ -45,5 +51,7 @@ pgv=$(psql_bench -At -c "SHOW server_version")
     echo "Every figure is the median of 3 runs (5 for the paced generators), timed inside the server; all rows of one table come from the same run."
     echo
     echo "$tables"
+    echo
+    echo "$load"
 } >"$OUT"
 echo "wrote $OUT"

@@ -51,4 +51,12 @@ if ! grep -qs "^pg15 = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; 
     cargo pgrx init --pg15 "$PG_CONFIG" >/dev/null
 fi
 
+# A binary-protocol client for the tests: psycopg 3 in a virtualenv.
+VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
+if ! "$VENV/bin/python" -c "import psycopg" 2>/dev/null; then
+    log "installing psycopg 3 into $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q "psycopg[binary]==3.3.9"
+fi
+
 log "ready: PostgreSQL $($PG_CONFIG --version | cut -d' ' -f2), $(cargo pgrx --version)"

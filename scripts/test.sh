@@ -34,6 +34,8 @@ CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
 
 step "install the release build"
 cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null
+# Released install scripts of older versions, for the upgrade test.
+cp sql/versions/chronoid--*.sql "$($PG_CONFIG --sharedir)/extension/"
 
 step "pg_regress (tests/regress)"
 # The server reads the conformance vectors, so give it a copy it can read.

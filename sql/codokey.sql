@@ -95,6 +95,18 @@ CREATE OPERATOR CLASS codokey_hash_ops DEFAULT FOR TYPE codokey USING hash AS
     FUNCTION 1 codokey_hash(codokey),
     FUNCTION 2 codokey_hash_extended(codokey, int8);
 
+-- Since 0.2.0: BRIN, for large append-mostly tables keyed by date.
+CREATE OPERATOR CLASS codokey_minmax_ops DEFAULT FOR TYPE codokey USING brin AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_opcinfo(internal),
+    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+
 -- Making and reading keys -----------------------------------------------------
 -- With the session's context (STABLE: they read GUCs), or with an explicit
 -- context (IMMUTABLE, for applications that must not depend on session state).
