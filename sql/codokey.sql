@@ -32,7 +32,7 @@ CREATE TYPE codokey (
 COMMENT ON TYPE codokey IS
     'Countdown date key in radix 36 (year .. fraction of a second) that sorts newest first';
 
--- Comparison: bytea's --------------------------------------------------------
+-- Comparison: bytea's (operators and operator classes: sql/operators.sql) ------
 
 CREATE FUNCTION codokey_eq(codokey, codokey) RETURNS bool
     AS 'byteaeq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
@@ -54,58 +54,6 @@ CREATE FUNCTION codokey_hash(codokey) RETURNS int4
     AS 'hashvarlena' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION codokey_hash_extended(codokey, int8) RETURNS int8
     AS 'hashvarlenaextended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-
-CREATE OPERATOR = (
-    LEFTARG = codokey, RIGHTARG = codokey, FUNCTION = codokey_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
-);
-CREATE OPERATOR <> (
-    LEFTARG = codokey, RIGHTARG = codokey, FUNCTION = codokey_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
-);
-CREATE OPERATOR < (
-    LEFTARG = codokey, RIGHTARG = codokey, FUNCTION = codokey_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
-);
-CREATE OPERATOR <= (
-    LEFTARG = codokey, RIGHTARG = codokey, FUNCTION = codokey_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
-);
-CREATE OPERATOR > (
-    LEFTARG = codokey, RIGHTARG = codokey, FUNCTION = codokey_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
-);
-CREATE OPERATOR >= (
-    LEFTARG = codokey, RIGHTARG = codokey, FUNCTION = codokey_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
-);
-
-CREATE OPERATOR CLASS codokey_ops DEFAULT FOR TYPE codokey USING btree AS
-    OPERATOR 1 <,
-    OPERATOR 2 <=,
-    OPERATOR 3 =,
-    OPERATOR 4 >=,
-    OPERATOR 5 >,
-    FUNCTION 1 codokey_cmp(codokey, codokey),
-    FUNCTION 2 codokey_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
-
-CREATE OPERATOR CLASS codokey_hash_ops DEFAULT FOR TYPE codokey USING hash AS
-    OPERATOR 1 =,
-    FUNCTION 1 codokey_hash(codokey),
-    FUNCTION 2 codokey_hash_extended(codokey, int8);
-
--- Since 0.2.0: BRIN, for large append-mostly tables keyed by date.
-CREATE OPERATOR CLASS codokey_minmax_ops DEFAULT FOR TYPE codokey USING brin AS
-    OPERATOR 1 <,
-    OPERATOR 2 <=,
-    OPERATOR 3 =,
-    OPERATOR 4 >=,
-    OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
 
 -- Making and reading keys -----------------------------------------------------
 -- With the session's context (STABLE: they read GUCs), or with an explicit

@@ -1,10 +1,11 @@
--- Operators, operator classes, aggregates and the cast to bigint of the
--- 8-byte types whose datum is an int8 datum ordered like the bigint:
+-- Comparison, hashing and sort-support functions and the cast to bigint of
+-- the 8-byte types whose datum is an int8 datum ordered like the bigint:
 -- nanoflake (never negative), uid60 (0 .. 2^60-1) and caloriosa (its prefix
 -- bit is the sign bit, so every value is negative and signed order is its
 -- unsigned order). They are PostgreSQL's own int8 functions (LANGUAGE
 -- internal): comparisons, hashing, sort support (btint8sortsupport) and
--- min/max cost exactly what they cost for bigint. One template, three types.
+-- min/max cost exactly what they cost for bigint. One template, three types;
+-- their operators and operator classes come from sql/operators.sql.
 
 DO $template$
 DECLARE
@@ -36,46 +37,6 @@ BEGIN
                 AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
             CREATE FUNCTION %1$s_larger(%1$s, %1$s) RETURNS %1$s
                 AS 'int8larger' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
-
-            CREATE OPERATOR = (
-                LEFTARG = %1$s, RIGHTARG = %1$s, FUNCTION = %1$s_eq,
-                COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
-            CREATE OPERATOR <> (
-                LEFTARG = %1$s, RIGHTARG = %1$s, FUNCTION = %1$s_ne,
-                COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel);
-            CREATE OPERATOR < (
-                LEFTARG = %1$s, RIGHTARG = %1$s, FUNCTION = %1$s_lt,
-                COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
-            CREATE OPERATOR <= (
-                LEFTARG = %1$s, RIGHTARG = %1$s, FUNCTION = %1$s_le,
-                COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
-            CREATE OPERATOR > (
-                LEFTARG = %1$s, RIGHTARG = %1$s, FUNCTION = %1$s_gt,
-                COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
-            CREATE OPERATOR >= (
-                LEFTARG = %1$s, RIGHTARG = %1$s, FUNCTION = %1$s_ge,
-                COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel);
-
-            CREATE OPERATOR CLASS %1$s_ops DEFAULT FOR TYPE %1$s USING btree AS
-                OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
-                FUNCTION 1 %1$s_cmp(%1$s, %1$s),
-                FUNCTION 2 %1$s_sortsupport(internal),
-                FUNCTION 4 btequalimage(oid);
-            CREATE OPERATOR CLASS %1$s_hash_ops DEFAULT FOR TYPE %1$s USING hash AS
-                OPERATOR 1 =,
-                FUNCTION 1 %1$s_hash(%1$s),
-                FUNCTION 2 %1$s_hash_extended(%1$s, int8);
-            CREATE OPERATOR CLASS %1$s_minmax_ops DEFAULT FOR TYPE %1$s USING brin AS
-                OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
-                FUNCTION 1 brin_minmax_opcinfo(internal),
-                FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-                FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-                FUNCTION 4 brin_minmax_union(internal, internal, internal);
-
-            CREATE AGGREGATE min(%1$s) (
-                SFUNC = %1$s_smaller, STYPE = %1$s, COMBINEFUNC = %1$s_smaller, SORTOP = <, PARALLEL = SAFE);
-            CREATE AGGREGATE max(%1$s) (
-                SFUNC = %1$s_larger, STYPE = %1$s, COMBINEFUNC = %1$s_larger, SORTOP = >, PARALLEL = SAFE);
 
             -- Every value is a bigint with the same 64 bits: binary, and
             -- allowed in assignments (into a bigint column).

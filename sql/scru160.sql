@@ -25,7 +25,7 @@ CREATE TYPE scru160 (
 COMMENT ON TYPE scru160 IS
     'SCRU160: 48-bit unix ms, 16-bit counter, 96 random bits; 32-char base32hex text';
 
--- Comparison -----------------------------------------------------------------
+-- Comparison (operators and operator classes: sql/operators.sql) ---------------
 
 CREATE FUNCTION scru160_eq(scru160, scru160) RETURNS bool
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
@@ -48,70 +48,10 @@ CREATE FUNCTION scru160_hash(scru160) RETURNS int4
 CREATE FUNCTION scru160_hash_extended(scru160, int8) RETURNS int8
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 
-CREATE OPERATOR = (
-    LEFTARG = scru160, RIGHTARG = scru160, FUNCTION = scru160_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
-);
-CREATE OPERATOR <> (
-    LEFTARG = scru160, RIGHTARG = scru160, FUNCTION = scru160_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
-);
-CREATE OPERATOR < (
-    LEFTARG = scru160, RIGHTARG = scru160, FUNCTION = scru160_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
-);
-CREATE OPERATOR <= (
-    LEFTARG = scru160, RIGHTARG = scru160, FUNCTION = scru160_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
-);
-CREATE OPERATOR > (
-    LEFTARG = scru160, RIGHTARG = scru160, FUNCTION = scru160_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
-);
-CREATE OPERATOR >= (
-    LEFTARG = scru160, RIGHTARG = scru160, FUNCTION = scru160_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
-);
-
-CREATE OPERATOR CLASS scru160_ops DEFAULT FOR TYPE scru160 USING btree AS
-    OPERATOR 1 <,
-    OPERATOR 2 <=,
-    OPERATOR 3 =,
-    OPERATOR 4 >=,
-    OPERATOR 5 >,
-    FUNCTION 1 scru160_cmp(scru160, scru160),
-    FUNCTION 2 scru160_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
-
-CREATE OPERATOR CLASS scru160_hash_ops DEFAULT FOR TYPE scru160 USING hash AS
-    OPERATOR 1 =,
-    FUNCTION 1 scru160_hash(scru160),
-    FUNCTION 2 scru160_hash_extended(scru160, int8);
-
-CREATE OPERATOR CLASS scru160_minmax_ops DEFAULT FOR TYPE scru160 USING brin AS
-    OPERATOR 1 <,
-    OPERATOR 2 <=,
-    OPERATOR 3 =,
-    OPERATOR 4 >=,
-    OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
-
 CREATE FUNCTION scru160_smaller(scru160, scru160) RETURNS scru160
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION scru160_larger(scru160, scru160) RETURNS scru160
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE AGGREGATE min(scru160) (
-    SFUNC = scru160_smaller, STYPE = scru160, COMBINEFUNC = scru160_smaller,
-    SORTOP = <, PARALLEL = SAFE
-);
-CREATE AGGREGATE max(scru160) (
-    SFUNC = scru160_larger, STYPE = scru160, COMBINEFUNC = scru160_larger,
-    SORTOP = >, PARALLEL = SAFE
-);
-
 -- Casts ----------------------------------------------------------------------
 
 CREATE FUNCTION scru160(bytea) RETURNS scru160

@@ -19,6 +19,11 @@ pgrx::extension_sql_file!(
     name = "int8_backed",
     requires = ["nanoflake", "caloriosa", "uid60"]
 );
+pgrx::extension_sql_file!(
+    "../sql/operators.sql",
+    name = "operators",
+    requires = ["int8_backed", "scru160", "codokey"]
+);
 
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {

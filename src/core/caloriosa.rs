@@ -73,7 +73,9 @@ impl Caloriosa {
         if ms_since_epoch > MAX_TIMESTAMP || random > MAX_RANDOM || increment > MAX_INCREMENT {
             return None;
         }
-        Some(Caloriosa(PREFIX | ms_since_epoch << 22 | u64::from(random) << 10 | u64::from(increment)))
+        Some(Caloriosa(
+            PREFIX | ms_since_epoch << 22 | u64::from(random) << 10 | u64::from(increment),
+        ))
     }
 
     pub const fn ms_since_epoch(self) -> u64 {
@@ -92,7 +94,10 @@ impl Caloriosa {
     /// The smallest and largest names of one unix millisecond.
     pub fn bounds_of_unix_ms(unix_ms: i64) -> Option<(Self, Self)> {
         let ms = u64::try_from(unix_ms - EPOCH_UNIX_MS).ok()?;
-        Some((Self::from_parts(ms, 0, 0)?, Self::from_parts(ms, MAX_RANDOM, MAX_INCREMENT)?))
+        Some((
+            Self::from_parts(ms, 0, 0)?,
+            Self::from_parts(ms, MAX_RANDOM, MAX_INCREMENT)?,
+        ))
     }
 
     pub fn encode(self) -> [u8; TEXT_LEN] {
@@ -117,7 +122,10 @@ impl Caloriosa {
                 b'A'..=b'Z' => c - b'A' + 36,
                 _ => return Err(ParseError::Syntax),
             };
-            v = v.checked_mul(62).and_then(|v| v.checked_add(u64::from(d))).ok_or(ParseError::Syntax)?;
+            v = v
+                .checked_mul(62)
+                .and_then(|v| v.checked_add(u64::from(d)))
+                .ok_or(ParseError::Syntax)?;
         }
         match Self::from_u64(v) {
             Some(name) if text.len() == TEXT_LEN => Ok(name),
@@ -131,9 +139,13 @@ impl Caloriosa {
         clock: &mut impl Clock,
         random: u16,
     ) -> Result<Self, GenerateError> {
-        let tick = ticker.next(clock, MAX_CLOCK_WAIT_MS).map_err(GenerateError::ClockBehind)?;
-        let since = u64::try_from(tick.unix_ms as i64 - EPOCH_UNIX_MS).map_err(|_| GenerateError::BeforeEpoch)?;
-        Self::from_parts(since, random & MAX_RANDOM, tick.sequence as u16).ok_or(GenerateError::TimestampOverflow)
+        let tick = ticker
+            .next(clock, MAX_CLOCK_WAIT_MS)
+            .map_err(GenerateError::ClockBehind)?;
+        let since = u64::try_from(tick.unix_ms as i64 - EPOCH_UNIX_MS)
+            .map_err(|_| GenerateError::BeforeEpoch)?;
+        Self::from_parts(since, random & MAX_RANDOM, tick.sequence as u16)
+            .ok_or(GenerateError::TimestampOverflow)
     }
 }
 
@@ -145,7 +157,13 @@ impl fmt::Display for Caloriosa {
 
 impl fmt::Debug for Caloriosa {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Caloriosa({self}: ms {} random {} increment {})", self.ms_since_epoch(), self.random(), self.increment())
+        write!(
+            f,
+            "Caloriosa({self}: ms {} random {} increment {})",
+            self.ms_since_epoch(),
+            self.random(),
+            self.increment()
+        )
     }
 }
 
@@ -170,7 +188,8 @@ mod tests {
         struct File {
             vectors: Vec<Vector>,
         }
-        let file: File = serde_json::from_str(include_str!("../../tests/vectors/caloriosa.json")).unwrap();
+        let file: File =
+            serde_json::from_str(include_str!("../../tests/vectors/caloriosa.json")).unwrap();
         for v in file.vectors {
             let value: u64 = v.uint64.parse().unwrap();
             match (v.ms_since_2017, v.random12, v.increment10) {
@@ -182,19 +201,39 @@ mod tests {
                 }
                 // The seed's example, in the old layout: the alphabet decodes
                 // it, the prefix bit is missing.
-                _ => assert_eq!(Caloriosa::parse(v.text.as_bytes()), Err(ParseError::NoPrefix { value })),
+                _ => assert_eq!(
+                    Caloriosa::parse(v.text.as_bytes()),
+                    Err(ParseError::NoPrefix { value })
+                ),
             }
         }
     }
 
     #[test]
     fn strict_input() {
-        for bad in [&b""[..], b"aZl8N0y58M80", b"aZl8N0y58M-", b"aZl8N0y58M ", b"zzzzzzzzzzz"] {
-            assert_eq!(Caloriosa::parse(bad), Err(ParseError::Syntax), "{:?}", String::from_utf8_lossy(bad));
+        for bad in [
+            &b""[..],
+            b"aZl8N0y58M80",
+            b"aZl8N0y58M-",
+            b"aZl8N0y58M ",
+            b"zzzzzzzzzzz",
+        ] {
+            assert_eq!(
+                Caloriosa::parse(bad),
+                Err(ParseError::Syntax),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
         }
         // Base 62 that decodes below 2^63: short, or 11 characters with zeros.
-        assert!(matches!(Caloriosa::parse(b"00000000001"), Err(ParseError::NoPrefix { value: 1 })));
-        assert!(matches!(Caloriosa::parse(b"aZl8N0y58M"), Err(ParseError::NoPrefix { .. })));
+        assert!(matches!(
+            Caloriosa::parse(b"00000000001"),
+            Err(ParseError::NoPrefix { value: 1 })
+        ));
+        assert!(matches!(
+            Caloriosa::parse(b"aZl8N0y58M"),
+            Err(ParseError::NoPrefix { .. })
+        ));
         assert_eq!(Caloriosa::from_u64(1), None);
     }
 
@@ -215,9 +254,15 @@ mod tests {
         let mut clock = FakeClock::at(EPOCH_UNIX_MS as u64 + 77);
         let a = Caloriosa::generate(&ticker, &mut clock, 4095).unwrap();
         let b = Caloriosa::generate(&ticker, &mut clock, 7).unwrap();
-        assert_eq!((a.ms_since_epoch(), a.random(), a.increment()), (77, 4095, 0));
+        assert_eq!(
+            (a.ms_since_epoch(), a.random(), a.increment()),
+            (77, 4095, 0)
+        );
         assert_eq!((b.ms_since_epoch(), b.random(), b.increment()), (77, 7, 1));
         let mut early = FakeClock::at(1000);
-        assert_eq!(Caloriosa::generate(&CaloriosaTicker::new(), &mut early, 0), Err(GenerateError::BeforeEpoch));
+        assert_eq!(
+            Caloriosa::generate(&CaloriosaTicker::new(), &mut early, 0),
+            Err(GenerateError::BeforeEpoch)
+        );
     }
 }

@@ -17,10 +17,14 @@ use super::nanoflake::Nanoflake;
 use super::scru160::Scru160;
 use super::uid60::Uid60;
 
-const ALPHABETS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_+= .\x00\x7f\xff\xc3\xa9";
+const ALPHABETS: &[u8] =
+    b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_+= .\x00\x7f\xff\xc3\xa9";
 
 pub fn iterations() -> usize {
-    std::env::var("CHRONOID_FUZZ_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000)
+    std::env::var("CHRONOID_FUZZ_ITERATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000)
 }
 
 /// One mutation of `seed`, or random bytes.
@@ -58,8 +62,15 @@ pub fn mutate(rng: &mut StdRng, seed: &[u8]) -> Vec<u8> {
 }
 
 /// Runs `iterations()` mutated inputs through `check`, seeded from `seeds`.
-pub fn run(name: &str, seeds: impl Fn(&mut StdRng) -> Vec<u8>, mut check: impl FnMut(&[u8])) -> usize {
-    let mut rng = StdRng::seed_from_u64(name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))));
+pub fn run(
+    name: &str,
+    seeds: impl Fn(&mut StdRng) -> Vec<u8>,
+    mut check: impl FnMut(&[u8]),
+) -> usize {
+    let mut rng = StdRng::seed_from_u64(
+        name.bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+    );
     let n = iterations();
     for _ in 0..n {
         let seed = seeds(&mut rng);
@@ -77,7 +88,12 @@ mod tests {
     fn fuzz_nanoflake_text_and_binary() {
         run(
             "nanoflake",
-            |r| Nanoflake::from_i64(r.random::<i64>() & i64::MAX).unwrap().to_string().into_bytes(),
+            |r| {
+                Nanoflake::from_i64(r.random::<i64>() & i64::MAX)
+                    .unwrap()
+                    .to_string()
+                    .into_bytes()
+            },
             |input| {
                 if let Ok(id) = Nanoflake::parse(input) {
                     assert_eq!(Nanoflake::parse(id.to_string().as_bytes()), Ok(id));
@@ -99,7 +115,11 @@ mod tests {
                 let mut b = [0u8; 20];
                 r.fill_bytes(&mut b);
                 let id = Scru160::from_bytes(b);
-                if r.random_bool(0.5) { id.encode().to_vec() } else { id.encode_hex().to_vec() }
+                if r.random_bool(0.5) {
+                    id.encode().to_vec()
+                } else {
+                    id.encode_hex().to_vec()
+                }
             },
             |input| {
                 if let Ok(id) = Scru160::parse(input) {
@@ -114,7 +134,12 @@ mod tests {
     fn fuzz_caloriosa_text_and_binary() {
         run(
             "caloriosa",
-            |r| Caloriosa::from_u64(r.random::<u64>() | 1 << 63).unwrap().encode().to_vec(),
+            |r| {
+                Caloriosa::from_u64(r.random::<u64>() | 1 << 63)
+                    .unwrap()
+                    .encode()
+                    .to_vec()
+            },
             |input| {
                 if let Ok(name) = Caloriosa::parse(input) {
                     assert_eq!(&name.encode()[..], input);
@@ -131,10 +156,19 @@ mod tests {
     fn fuzz_uid60_text_and_binary() {
         run(
             "uid60",
-            |r| Uid60::from_u64(r.random::<u64>() >> r.random_range(4..64)).unwrap().to_string().into_bytes(),
+            |r| {
+                Uid60::from_u64(r.random::<u64>() >> r.random_range(4..64))
+                    .unwrap()
+                    .to_string()
+                    .into_bytes()
+            },
             |input| {
                 if let Ok(id) = Uid60::parse(input) {
-                    assert_eq!(id.to_string().as_bytes(), input, "only canonical forms are accepted");
+                    assert_eq!(
+                        id.to_string().as_bytes(),
+                        input,
+                        "only canonical forms are accepted"
+                    );
                 }
                 if input.len() >= 8 {
                     let v = u64::from_be_bytes(input[..8].try_into().unwrap());
@@ -156,13 +190,18 @@ mod tests {
             |r| {
                 let ctx = &contexts[r.random_range(0..contexts.len())];
                 let t = r.random_range(0..4_000_000_000_000_000i64);
-                Codokey::encode(ctx, t, r.random_range(0..=6)).map(|k| k.to_string().into_bytes()).unwrap_or_default()
+                Codokey::encode(ctx, t, r.random_range(0..=6))
+                    .map(|k| k.to_string().into_bytes())
+                    .unwrap_or_default()
             },
             |input| {
                 for ctx in &contexts {
                     if let Ok(key) = Codokey::parse(ctx, input) {
                         let d = key.decode(ctx).unwrap();
-                        assert_eq!(Codokey::encode(ctx, d.unix_micros, d.precision).unwrap(), key);
+                        assert_eq!(
+                            Codokey::encode(ctx, d.unix_micros, d.precision).unwrap(),
+                            key
+                        );
                     }
                 }
                 // Binary receive: digit values, then the same validation.

@@ -107,7 +107,8 @@ fn advance(
         let now = clock.now_ms();
         match step(last, now) {
             Step::Issue(packed) => {
-                match state.compare_exchange_weak(last, packed, Ordering::AcqRel, Ordering::Acquire) {
+                match state.compare_exchange_weak(last, packed, Ordering::AcqRel, Ordering::Acquire)
+                {
                     Ok(_) => return Ok(packed),
                     Err(current) => last = current,
                 }
@@ -116,7 +117,10 @@ fn advance(
                 let started = *waited_since.get_or_insert_with(|| clock.monotonic_ms());
                 let waited = clock.monotonic_ms().saturating_sub(started);
                 if needed_ms - now > max_wait_ms || waited > max_wait_ms {
-                    return Err(ClockBehind { needed_ms, clock_ms: now });
+                    return Err(ClockBehind {
+                        needed_ms,
+                        clock_ms: now,
+                    });
                 }
                 clock.wait(now, needed_ms);
                 last = state.load(Ordering::Acquire);
@@ -150,11 +154,17 @@ impl<const BITS: u32> WrappingTicker<BITS> {
     pub const fn new() -> Self {
         assert!(BITS <= 10);
         // The counter "before" the first is the largest, so the first is 0.
-        WrappingTicker { state: AtomicU64::new(Self::MASK) }
+        WrappingTicker {
+            state: AtomicU64::new(Self::MASK),
+        }
     }
 
     fn unpack(packed: u64) -> (u64, u64, u64) {
-        (packed >> Self::MS_SHIFT, (packed >> Self::USED_SHIFT) & 0x7ff, packed & Self::MASK)
+        (
+            packed >> Self::MS_SHIFT,
+            (packed >> Self::USED_SHIFT) & 0x7ff,
+            packed & Self::MASK,
+        )
     }
 
     fn pack(ms: u64, used: u64, counter: u64) -> u64 {
@@ -179,7 +189,10 @@ impl<const BITS: u32> WrappingTicker<BITS> {
     pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
         let packed = advance(&self.state, clock, max_wait_ms, Self::step)?;
         let (ms, _, counter) = Self::unpack(packed);
-        Ok(Tick { unix_ms: ms, sequence: counter as u32 })
+        Ok(Tick {
+            unix_ms: ms,
+            sequence: counter as u32,
+        })
     }
 }
 
@@ -368,10 +381,29 @@ mod tests {
     fn wrapping_counter_runs_on_across_milliseconds_and_wraps() {
         let t = WrappingTicker::<10>::new();
         let mut c = FakeClock::at(1000);
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 0 }));
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1000, sequence: 1 }));
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 1000,
+                sequence: 0
+            })
+        );
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 1000,
+                sequence: 1
+            })
+        );
         c.now_ms = 1001;
-        assert_eq!(t.next(&mut c, 1000), Ok(Tick { unix_ms: 1001, sequence: 2 }), "runs on, no reset");
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Ok(Tick {
+                unix_ms: 1001,
+                sequence: 2
+            }),
+            "runs on, no reset"
+        );
         // 1024 in one millisecond: the counter wraps 1023 -> 0 on the way,
         // and the 1025th waits for the next millisecond.
         c.now_ms = 2000;
@@ -379,7 +411,9 @@ mod tests {
         assert!(ticks.iter().all(|t| t.unix_ms == 2000));
         let mut seqs: Vec<u32> = ticks.iter().map(|t| t.sequence).collect();
         assert_eq!(seqs[0], 3);
-        assert!(ticks.windows(2).any(|w| w[0].sequence == 1023 && w[1].sequence == 0));
+        assert!(ticks
+            .windows(2)
+            .any(|w| w[0].sequence == 1023 && w[1].sequence == 0));
         seqs.sort();
         seqs.dedup();
         assert_eq!(seqs.len(), 1024, "no (ms, counter) pair repeats");
@@ -398,6 +432,12 @@ mod tests {
         for _ in 0..1022 {
             t.next(&mut c, 1000).unwrap();
         }
-        assert_eq!(t.next(&mut c, 1000), Err(ClockBehind { needed_ms: 5001, clock_ms: 4000 }));
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Err(ClockBehind {
+                needed_ms: 5001,
+                clock_ms: 4000
+            })
+        );
     }
 }

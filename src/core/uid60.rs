@@ -68,7 +68,9 @@ impl Uid60 {
         if ms_since_epoch > MAX_TIMESTAMP || sequence > MAX_SEQUENCE || random > MAX_RANDOM {
             return None;
         }
-        Some(Uid60(ms_since_epoch << 18 | u64::from(sequence) << 9 | u64::from(random)))
+        Some(Uid60(
+            ms_since_epoch << 18 | u64::from(sequence) << 9 | u64::from(random),
+        ))
     }
 
     pub const fn ms_since_epoch(self) -> u64 {
@@ -86,7 +88,10 @@ impl Uid60 {
 
     pub fn bounds_of_unix_ms(unix_ms: i64) -> Option<(Self, Self)> {
         let ms = u64::try_from(unix_ms - EPOCH_UNIX_MS).ok()?;
-        Some((Self::from_parts(ms, 0, 0)?, Self::from_parts(ms, MAX_SEQUENCE, MAX_RANDOM)?))
+        Some((
+            Self::from_parts(ms, 0, 0)?,
+            Self::from_parts(ms, MAX_SEQUENCE, MAX_RANDOM)?,
+        ))
     }
 
     /// The display form; returns the buffer and how many bytes are used.
@@ -132,10 +137,18 @@ impl Uid60 {
         Ok(id)
     }
 
-    pub fn generate(ticker: &Uid60Ticker, clock: &mut impl Clock, random: u16) -> Result<Self, GenerateError> {
-        let tick = ticker.next(clock, MAX_CLOCK_WAIT_MS).map_err(GenerateError::ClockBehind)?;
-        let since = u64::try_from(tick.unix_ms as i64 - EPOCH_UNIX_MS).map_err(|_| GenerateError::BeforeEpoch)?;
-        Self::from_parts(since, tick.sequence as u16, random & MAX_RANDOM).ok_or(GenerateError::TimestampOverflow)
+    pub fn generate(
+        ticker: &Uid60Ticker,
+        clock: &mut impl Clock,
+        random: u16,
+    ) -> Result<Self, GenerateError> {
+        let tick = ticker
+            .next(clock, MAX_CLOCK_WAIT_MS)
+            .map_err(GenerateError::ClockBehind)?;
+        let since = u64::try_from(tick.unix_ms as i64 - EPOCH_UNIX_MS)
+            .map_err(|_| GenerateError::BeforeEpoch)?;
+        Self::from_parts(since, tick.sequence as u16, random & MAX_RANDOM)
+            .ok_or(GenerateError::TimestampOverflow)
     }
 }
 
@@ -148,7 +161,13 @@ impl fmt::Display for Uid60 {
 
 impl fmt::Debug for Uid60 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Uid60({self}: ms {} seq {} random {})", self.ms_since_epoch(), self.sequence(), self.random())
+        write!(
+            f,
+            "Uid60({self}: ms {} seq {} random {})",
+            self.ms_since_epoch(),
+            self.sequence(),
+            self.random()
+        )
     }
 }
 
@@ -173,7 +192,8 @@ mod tests {
         struct File {
             vectors: Vec<Vector>,
         }
-        let file: File = serde_json::from_str(include_str!("../../tests/vectors/uid60.json")).unwrap();
+        let file: File =
+            serde_json::from_str(include_str!("../../tests/vectors/uid60.json")).unwrap();
         assert_eq!(file.vectors.len(), 8);
         for v in file.vectors {
             let id = Uid60::from_parts(v.ts_ms_since_2018_03_01, v.seq, v.rand).unwrap();
@@ -195,10 +215,22 @@ mod tests {
     #[test]
     fn strict_input() {
         for bad in [
-            &b""[..], b"A", b"AAA", b"AAAAAAAAAAA", b"AAB=", b"AA BA", b"AAAAA", // leading zero digit
-            b"xinaS8QBh ", b"ABAAA",
+            &b""[..],
+            b"A",
+            b"AAA",
+            b"AAAAAAAAAAA",
+            b"AAB=",
+            b"AA BA",
+            b"AAAAA", // leading zero digit
+            b"xinaS8QBh ",
+            b"ABAAA",
         ] {
-            assert_eq!(Uid60::parse(bad), Err(ParseError::Syntax), "{:?}", String::from_utf8_lossy(bad));
+            assert_eq!(
+                Uid60::parse(bad),
+                Err(ParseError::Syntax),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
         }
         assert_eq!(Uid60::from_u64(1 << 60), None);
         // Case matters: 'a' and 'A' are different digits.

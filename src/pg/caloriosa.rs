@@ -25,7 +25,10 @@ fn caloriosa_in(input: &CStr) -> Caloriosa {
         Err(ParseError::Syntax) => invalid_text(TYPE, input),
         Err(ParseError::NoPrefix { value }) => error_with_hint(
             PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            format!("invalid input syntax for type caloriosa: \"{}\"", input.to_string_lossy()),
+            format!(
+                "invalid input syntax for type caloriosa: \"{}\"",
+                input.to_string_lossy()
+            ),
             &format!(
                 "It is base 62 for {value}, which lacks the prefix bit (2^63) of the 11-character \
                  layout; the seed's example \"katjjMQN\" is in the old 48-bit layout, which this \
@@ -74,14 +77,16 @@ fn caloriosa_to_numeric(name: Caloriosa) -> AnyNumeric {
 #[pg_extern(sql = false)]
 fn gen_caloriosa() -> Caloriosa {
     shmem::require_preloaded("gen_caloriosa()");
-    let random = super::random::with_rng(|rng| rand::Rng::random::<u16>(rng));
+    let random = super::random::random_u16();
     match Caloriosa::generate(shmem::CALORIOSA_TICKER.get(), &mut SystemClock, random) {
         Ok(name) => name,
         Err(GenerateError::BeforeEpoch | GenerateError::TimestampOverflow) => error(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
             "the system clock is outside the caloriosa range (2017-01-01 .. 2086-09-07)".into(),
         ),
-        Err(GenerateError::ClockBehind(behind)) => super::clock_behind(TYPE, behind, MAX_CLOCK_WAIT_MS),
+        Err(GenerateError::ClockBehind(behind)) => {
+            super::clock_behind(TYPE, behind, MAX_CLOCK_WAIT_MS)
+        }
     }
 }
 

@@ -21,9 +21,36 @@ use pgrx::{PgLogLevel, PgSqlErrorCode};
 use crate::core::clock::Clock;
 use crate::core::time::{pg_usec_to_unix_ms, unix_ms_to_pg_usec};
 
-/// Implements the pgrx datum traits for a core value type that PostgreSQL
-/// stores as an 8-byte pass-by-value datum (the SQL type is created by hand
-/// in `sql/`; these impls only move the 64 bits in and out).
+/// How any of our value types crosses pgrx's call boundary, given its
+/// `FromDatum` and `IntoDatum`.
+macro_rules! datum_abi {
+    ($ty:ty, $sql:literal) => {
+        unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $ty {
+            unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
+                let index = arg.index();
+                unsafe { arg.unbox_arg_using_from_datum() }
+                    .unwrap_or_else(|| panic!("argument {index} must not be null"))
+            }
+        }
+
+        unsafe impl ::pgrx::callconv::BoxRet for $ty {
+            unsafe fn box_into<'fcx>(
+                self,
+                fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
+            ) -> ::pgrx::datum::Datum<'fcx> {
+                let datum = ::pgrx::datum::IntoDatum::into_datum(self).expect("not null");
+                unsafe { fcinfo.return_raw_datum(datum) }
+            }
+        }
+
+        ::pgrx::pgrx_sql_entity_graph::impl_sql_translatable!($ty, $sql);
+    };
+}
+pub(crate) use datum_abi;
+
+/// The pgrx datum traits for a core value type that PostgreSQL stores as an
+/// 8-byte pass-by-value datum (the SQL type is created by hand in `sql/`;
+/// these impls only move the 64 bits in and out).
 macro_rules! by_value_8_byte_type {
     ($ty:ty, $sql:literal, to_bits: $to:expr, from_bits: $from:expr) => {
         impl ::pgrx::datum::FromDatum for $ty {
@@ -47,25 +74,7 @@ macro_rules! by_value_8_byte_type {
             }
         }
 
-        unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $ty {
-            unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
-                let index = arg.index();
-                unsafe { arg.unbox_arg_using_from_datum() }
-                    .unwrap_or_else(|| panic!("argument {index} must not be null"))
-            }
-        }
-
-        unsafe impl ::pgrx::callconv::BoxRet for $ty {
-            unsafe fn box_into<'fcx>(
-                self,
-                fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
-            ) -> ::pgrx::datum::Datum<'fcx> {
-                let to: fn($ty) -> i64 = $to;
-                unsafe { fcinfo.return_raw_datum(::pgrx::pg_sys::Datum::from(to(self))) }
-            }
-        }
-
-        ::pgrx::pgrx_sql_entity_graph::impl_sql_translatable!($ty, $sql);
+        $crate::pg::datum_abi!($ty, $sql);
     };
 }
 pub(crate) use by_value_8_byte_type;
@@ -99,25 +108,7 @@ macro_rules! by_reference_fixed_type {
             }
         }
 
-        unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $ty {
-            unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
-                let index = arg.index();
-                unsafe { arg.unbox_arg_using_from_datum() }
-                    .unwrap_or_else(|| panic!("argument {index} must not be null"))
-            }
-        }
-
-        unsafe impl ::pgrx::callconv::BoxRet for $ty {
-            unsafe fn box_into<'fcx>(
-                self,
-                fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
-            ) -> ::pgrx::datum::Datum<'fcx> {
-                let datum = ::pgrx::datum::IntoDatum::into_datum(self).expect("not null");
-                unsafe { fcinfo.return_raw_datum(datum) }
-            }
-        }
-
-        ::pgrx::pgrx_sql_entity_graph::impl_sql_translatable!($ty, $sql);
+        $crate::pg::datum_abi!($ty, $sql);
     };
 }
 pub(crate) use by_reference_fixed_type;
@@ -240,7 +231,11 @@ pub fn unix_ms_timestamptz(ms: i64) -> TimestampWithTimeZone {
 }
 
 /// A generator gave up on a clock that stayed behind its last ID.
-pub fn clock_behind(type_name: &str, behind: crate::core::ticker::ClockBehind, max_wait_ms: u64) -> ! {
+pub fn clock_behind(
+    type_name: &str,
+    behind: crate::core::ticker::ClockBehind,
+    max_wait_ms: u64,
+) -> ! {
     error(
         PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
         format!(

@@ -63,9 +63,17 @@ fn nanoflake_from_bigint(value: i64) -> Nanoflake {
 fn gen_nanoflake() -> Nanoflake {
     shmem::require_preloaded("gen_nanoflake()");
     let epoch = guc::nanoflake_epoch_unix_ms();
-    match Nanoflake::generate(shmem::NANOFLAKE_TICKER.get(), &mut SystemClock, epoch, guc::node_id()) {
+    match Nanoflake::generate(
+        shmem::NANOFLAKE_TICKER.get(),
+        &mut SystemClock,
+        epoch,
+        guc::node_id(),
+    ) {
         Ok(id) => id,
-        Err(GenerateError::EpochInFuture { epoch_unix_ms, now_unix_ms }) => error(
+        Err(GenerateError::EpochInFuture {
+            epoch_unix_ms,
+            now_unix_ms,
+        }) => error(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
             format!(
                 "chronoid.nanoflake_epoch ({}) lies after the current time ({})",
@@ -105,16 +113,19 @@ fn nanoflake_sequence(id: Nanoflake) -> i32 {
 fn bounds(ts: TimestampWithTimeZone) -> (Nanoflake, Nanoflake) {
     let epoch = guc::nanoflake_epoch_unix_ms();
     let ms = super::timestamptz_unix_ms(ts, TYPE);
-    u64::try_from(ms - epoch).ok().and_then(Nanoflake::bounds_of_ms).unwrap_or_else(|| {
-        super::timestamp_out_of_range(
-            TYPE,
-            ts,
-            &format!(
-                "the 41-bit millisecond range starting at chronoid.nanoflake_epoch ({})",
-                super::unix_ms_timestamptz(epoch)
-            ),
-        )
-    })
+    u64::try_from(ms - epoch)
+        .ok()
+        .and_then(Nanoflake::bounds_of_ms)
+        .unwrap_or_else(|| {
+            super::timestamp_out_of_range(
+                TYPE,
+                ts,
+                &format!(
+                    "the 41-bit millisecond range starting at chronoid.nanoflake_epoch ({})",
+                    super::unix_ms_timestamptz(epoch)
+                ),
+            )
+        })
 }
 
 #[pg_extern(sql = false)]

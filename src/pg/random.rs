@@ -34,3 +34,8 @@ pub fn with_rng<R>(f: impl FnOnce(&mut StdRng) -> R) -> R {
         f(&mut s.rng)
     })
 }
+
+/// Random bits for the salt fields (caloriosa's 12, uid60's 9).
+pub fn random_u16() -> u16 {
+    with_rng(rand::Rng::random::<u16>)
+}

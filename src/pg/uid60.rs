@@ -32,35 +32,43 @@ fn uid60_out(id: Uid60) -> PallocCString {
 #[pg_extern(sql = false)]
 fn uid60_recv(buf: Internal) -> Uid60 {
     let bits = unsafe { super::recv_i64(buf) };
-    u64::try_from(bits).ok().and_then(Uid60::from_u64).unwrap_or_else(|| {
-        error(
-            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-            format!("invalid external uid60 value: {bits} is not in 0 .. 2^60-1"),
-        )
-    })
+    u64::try_from(bits)
+        .ok()
+        .and_then(Uid60::from_u64)
+        .unwrap_or_else(|| {
+            error(
+                PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+                format!("invalid external uid60 value: {bits} is not in 0 .. 2^60-1"),
+            )
+        })
 }
 
 #[pg_extern(sql = false)]
 fn uid60_from_bigint(value: i64) -> Uid60 {
-    u64::try_from(value).ok().and_then(Uid60::from_u64).unwrap_or_else(|| {
-        error(
-            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-            format!("value {value} is out of range for type uid60 (0 .. 2^60-1)"),
-        )
-    })
+    u64::try_from(value)
+        .ok()
+        .and_then(Uid60::from_u64)
+        .unwrap_or_else(|| {
+            error(
+                PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+                format!("value {value} is out of range for type uid60 (0 .. 2^60-1)"),
+            )
+        })
 }
 
 #[pg_extern(sql = false)]
 fn gen_uid60() -> Uid60 {
     shmem::require_preloaded("gen_uid60()");
-    let random = super::random::with_rng(|rng| rand::Rng::random::<u16>(rng));
+    let random = super::random::random_u16();
     match Uid60::generate(shmem::UID60_TICKER.get(), &mut SystemClock, random) {
         Ok(id) => id,
         Err(GenerateError::BeforeEpoch | GenerateError::TimestampOverflow) => error(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
             "the system clock is outside the uid60 range (2018-03-01 .. 2157-07-13)".into(),
         ),
-        Err(GenerateError::ClockBehind(behind)) => super::clock_behind(TYPE, behind, MAX_CLOCK_WAIT_MS),
+        Err(GenerateError::ClockBehind(behind)) => {
+            super::clock_behind(TYPE, behind, MAX_CLOCK_WAIT_MS)
+        }
     }
 }
 
@@ -81,7 +89,8 @@ fn uid60_random(id: Uid60) -> i32 {
 
 fn bounds(ts: TimestampWithTimeZone) -> (Uid60, Uid60) {
     let ms = super::timestamptz_unix_ms(ts, TYPE);
-    Uid60::bounds_of_unix_ms(ms).unwrap_or_else(|| super::timestamp_out_of_range(TYPE, ts, "2018-03-01 .. 2157-07-13"))
+    Uid60::bounds_of_unix_ms(ms)
+        .unwrap_or_else(|| super::timestamp_out_of_range(TYPE, ts, "2018-03-01 .. 2157-07-13"))
 }
 
 #[pg_extern(sql = false)]
