@@ -30,3 +30,10 @@ SELECT id, what FROM event WHERE id BETWEEN nanoflake_floor(:'t') AND nanoflake_
 \echo '== text and bigint forms'
 SELECT '3kgeoqm2h3'::nanoflake AS from_text, '3KGEOQM2H3'::nanoflake::bigint AS to_bigint,
        362387865620487::bigint::nanoflake AS from_bigint;
+
+\echo '== the other types'
+SELECT gen_scru160() AS scru160, scru160_to_hex(gen_scru160()) AS scru160_hex,
+       codokey(now(), 2) AS codokey_today, codokey(now(), 6) AS codokey_now,
+       gen_caloriosa() AS caloriosa, gen_uid60() AS uid60;
+SELECT k, codokey_timestamp(k) AS decoded
+FROM unnest(ARRAY[codokey(now(), 0), codokey(now(), 2), codokey(now(), 4)]) k ORDER BY k;
