@@ -9,7 +9,7 @@ SELECT bench('generate', 'gen_caloriosa() [cap 1,024/ms]', :N, 'SELECT count(gen
 SELECT bench('generate', 'gen_uid60() [cap 512/ms]', :N, 'SELECT count(gen_uid60()) FROM generate_series(1, ' || :N || ') g');
 
 \set PACED_N 1000000
-\set PACED_BASE 'SELECT count(md5(md5(md5(md5(g::text))))), count(g) FROM generate_series(1, ' :PACED_N ') g'
+\set PACED_BASE 'SELECT count(md5(md5(md5(md5(g::text))))), count(*) FROM generate_series(1, ' :PACED_N ') g'
 SELECT bench_net('generate paced 2.5us', 'random()', :PACED_N, :'PACED_BASE',
     'SELECT count(md5(md5(md5(md5(g::text))))), count(random()) FROM generate_series(1, ' || :PACED_N || ') g');
 SELECT bench_net('generate paced 2.5us', 'nextval()', :PACED_N, :'PACED_BASE',
