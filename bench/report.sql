@@ -20,8 +20,7 @@ WITH base AS (
 )
 SELECT E'### ' || CASE section
         WHEN 'generate' THEN 'Generation, flat out (median of 3 statements; net = minus the baseline)'
-        WHEN 'generate paced' THEN 'Generation paced below nanoflake''s 4,096-per-ms cap: md5 per row (median of 7 paired differences)'
-        ELSE 'Generation paced below uid60''s 512-per-ms cap: 4 x md5 per row (median of 7 paired differences)' END
+        ELSE 'Generation paced below nanoflake''s 4,096-per-ms cap: md5 per row (median of 7 paired differences)' END
     || ', ' || to_char(max(rows), 'FM999,999,999') || E' calls per statement\n\n'
     || E'| generator | ms | net ns per call | × random() | × nextval() |\n'
     || E'|---|---:|---:|---:|---:|\n'

@@ -45,10 +45,10 @@ pgv=$(psql_bench -At -c "SHOW server_version")
 {
     echo "# Benchmarks"
     echo
-    echo "Produced by \`make bench\` (scripts/bench.sh $*) on $(date -u +%Y-%m-%d)."
+    echo "Produced by \`make bench\` (\`scripts/bench.sh${*:+ $*}\`) on $(date -u +%Y-%m-%d)."
     echo "Machine: $(nproc) cores ($cpu), $mem; PostgreSQL $pgv; chronoid $(grep -m1 '^version' Cargo.toml | cut -d'"' -f2) (release build)."
     echo "Settings: ${SETTINGS[*]}; fsync = off; unlogged tables."
-    echo "Every figure is the median of 3 runs (5 for the paced generators), timed inside the server; all rows of one table come from the same run."
+    echo "Every figure is the median of 3 runs (of 7 paired differences for the paced generators), timed inside the server; all rows of one table come from the same run."
     echo
     echo "$tables"
     echo
