@@ -203,32 +203,18 @@ mod tests {
 
     type T12 = Ticker<12>;
 
+    fn tick(unix_ms: u64, sequence: u32) -> Tick {
+        Tick { unix_ms, sequence }
+    }
+
     #[test]
     fn new_millisecond_starts_at_zero_and_counts_up() {
         let t = T12::new();
         let mut c = FakeClock::at(1000);
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 1000,
-                sequence: 0
-            })
-        );
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 1000,
-                sequence: 1
-            })
-        );
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(1000, 0)));
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(1000, 1)));
         c.now_ms = 1001;
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 1001,
-                sequence: 0
-            })
-        );
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(1001, 0)));
     }
 
     #[test]
@@ -245,13 +231,7 @@ mod tests {
             );
         }
         assert_eq!(c.waits, 0);
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 5001,
-                sequence: 0
-            })
-        );
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(5001, 0)));
         assert_eq!(
             c.waits, 1,
             "the 4097th ID of a millisecond waits for the next"
@@ -266,24 +246,17 @@ mod tests {
         c.now_ms = 9_500; // stepped back 500 ms
         let mut prev = first;
         for _ in 0..4095 {
-            let tick = t.next(&mut c, 1000).unwrap();
-            assert!(tick > prev);
+            let next = t.next(&mut c, 1000).unwrap();
+            assert!(next > prev);
             assert_eq!(
-                tick.unix_ms, 10_000,
+                next.unix_ms, 10_000,
                 "counts on within the last millisecond"
             );
-            prev = tick;
+            prev = next;
         }
         assert_eq!(c.waits, 0);
         // Used up: waits (500 ms, within the bound) for the clock to pass 10_000.
-        let tick = t.next(&mut c, 1000).unwrap();
-        assert_eq!(
-            tick,
-            Tick {
-                unix_ms: 10_001,
-                sequence: 0
-            }
-        );
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(10_001, 0)));
         assert!(c.waits >= 1);
 
         // Now step back further than the bound: the error comes at once.
@@ -302,13 +275,7 @@ mod tests {
         assert_eq!(c.waits, waits, "no point waiting 5 s for a 1 s bound");
         // ... and the state did not move backwards: recovery when the clock returns.
         c.now_ms = 10_002;
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 10_002,
-                sequence: 0
-            })
-        );
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(10_002, 0)));
     }
 
     #[test]
@@ -381,29 +348,10 @@ mod tests {
     fn wrapping_counter_runs_on_across_milliseconds_and_wraps() {
         let t = WrappingTicker::<10>::new();
         let mut c = FakeClock::at(1000);
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 1000,
-                sequence: 0
-            })
-        );
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 1000,
-                sequence: 1
-            })
-        );
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(1000, 0)));
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(1000, 1)));
         c.now_ms = 1001;
-        assert_eq!(
-            t.next(&mut c, 1000),
-            Ok(Tick {
-                unix_ms: 1001,
-                sequence: 2
-            }),
-            "runs on, no reset"
-        );
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(1001, 2)), "runs on, no reset");
         // 1024 in one millisecond: the counter wraps 1023 -> 0 on the way,
         // and the 1025th waits for the next millisecond.
         c.now_ms = 2000;

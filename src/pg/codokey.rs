@@ -164,12 +164,7 @@ fn codokey_recv(buf: Internal) -> Vec<u8> {
 
 #[pg_extern(sql = false)]
 fn codokey_encode(ts: Option<TimestampWithTimeZone>, precision: Option<i32>) -> Option<Vec<u8>> {
-    let ts = ts?;
-    Some(encode(
-        &session_context(),
-        unix_micros(ts.into_inner(), ts.is_finite()),
-        precision_arg(precision),
-    ))
+    ts.map(|ts| encode_in_session(ts.into_inner(), ts.is_finite(), precision))
 }
 
 /// A `timestamp` without time zone is a wall-clock reading: its own calendar
@@ -177,12 +172,16 @@ fn codokey_encode(ts: Option<TimestampWithTimeZone>, precision: Option<i32>) -> 
 /// `codokey(now() AT TIME ZONE 'Asia/Tokyo')`.
 #[pg_extern(sql = false)]
 fn codokey_encode_local(ts: Option<Timestamp>, precision: Option<i32>) -> Option<Vec<u8>> {
-    let ts = ts?;
-    Some(encode(
+    ts.map(|ts| encode_in_session(ts.into_inner(), ts.is_finite(), precision))
+}
+
+/// Either timestamp type, as microseconds since 2000-01-01, in the session's context.
+fn encode_in_session(pg_usec: i64, finite: bool, precision: Option<i32>) -> Vec<u8> {
+    encode(
         &session_context(),
-        unix_micros(ts.into_inner(), ts.is_finite()),
+        unix_micros(pg_usec, finite),
         precision_arg(precision),
-    ))
+    )
 }
 
 #[pg_extern(sql = false)]
