@@ -83,9 +83,14 @@ fn decode(key: &[u8], ctx: &Context) -> crate::core::codokey::Decoded {
 }
 
 fn encode(ctx: &Context, unix_micros: i64, precision: u8) -> Vec<u8> {
-    match Codokey::encode(ctx, unix_micros, precision) {
-        Ok(key) => key.to_storage(),
-        Err(EncodeError::YearOutOfContext { year }) => error(
+    Codokey::encode(ctx, unix_micros, precision)
+        .unwrap_or_else(|e| encode_error(ctx, e))
+        .to_storage()
+}
+
+fn encode_error(ctx: &Context, e: EncodeError) -> ! {
+    match e {
+        EncodeError::YearOutOfContext { year } => error(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
             format!(
                 "year {year} is outside the codokey context ({} .. {})",
@@ -93,7 +98,7 @@ fn encode(ctx: &Context, unix_micros: i64, precision: u8) -> Vec<u8> {
                 ctx.max_year()
             ),
         ),
-        Err(EncodeError::Precision) => unreachable!("precision checked by precision_arg"),
+        EncodeError::Precision => unreachable!("precision checked by precision_arg"),
     }
 }
 
@@ -134,10 +139,7 @@ fn codokey_out(key: &[u8]) -> PallocCString {
 
 #[pg_extern(sql = false)]
 fn codokey_recv(buf: Internal) -> Vec<u8> {
-    let buf = buf
-        .unwrap()
-        .expect("receive buffer")
-        .cast_mut_ptr::<pg_sys::StringInfoData>();
+    let buf = super::recv_buffer(buf);
     let bytes = unsafe {
         let remaining = ((*buf).len - (*buf).cursor) as usize;
         std::slice::from_raw_parts(
@@ -250,10 +252,8 @@ fn codokey_precision_in_context(
 fn period(ts: TimestampWithTimeZone, precision: Option<i32>) -> (Vec<u8>, Vec<u8>) {
     let ctx = session_context();
     let micros = unix_micros(ts.into_inner(), ts.is_finite());
-    let precision = precision_arg(precision);
-    // Encoding first gives the proper error for a year outside the context.
-    encode(&ctx, micros, precision);
-    let (lo, hi) = Codokey::period_bounds(&ctx, micros, precision).expect("encodable");
+    let (lo, hi) = Codokey::period_bounds(&ctx, micros, precision_arg(precision))
+        .unwrap_or_else(|e| encode_error(&ctx, e));
     (lo.to_storage(), hi.to_storage())
 }
 

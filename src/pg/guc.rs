@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use pgrx::pg_sys;
 
+use crate::core::clock::Clock;
+
 use crate::core::codokey::{
     Context, ContextError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION,
 };
@@ -167,10 +169,7 @@ unsafe extern "C-unwind" fn check_nanoflake_epoch(
         };
         return false;
     };
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
-    if epoch > now {
+    if epoch > super::SystemClock.now_ms() as i64 {
         unsafe { set_check_detail("The nanoflake epoch must not lie in the future.") };
         return false;
     }

@@ -195,17 +195,20 @@ pub fn error_with_hint(code: PgSqlErrorCode, message: String, hint: &str) -> ! {
     unreachable!("ERROR does not return")
 }
 
+/// The message buffer a receive function is given.
+pub fn recv_buffer(buf: pgrx::datum::Internal) -> *mut pg_sys::StringInfoData {
+    buf.unwrap()
+        .expect("receive buffer")
+        .cast_mut_ptr::<pg_sys::StringInfoData>()
+}
+
 /// Reads the 8 bytes of a binary-protocol value (network byte order).
 ///
 /// # Safety
 /// `buf` must be the `StringInfo` PostgreSQL passed to a receive function.
 pub unsafe fn recv_i64(buf: pgrx::datum::Internal) -> i64 {
-    let buf = buf
-        .unwrap()
-        .expect("receive buffer")
-        .cast_mut_ptr::<pg_sys::StringInfoData>();
     // pq_getmsgint64 raises 08P01 itself when fewer than 8 bytes remain.
-    unsafe { pg_sys::pq_getmsgint64(buf) }
+    unsafe { pg_sys::pq_getmsgint64(recv_buffer(buf)) }
 }
 
 /// The unix millisecond a `timestamptz` falls in; infinities have none.

@@ -33,10 +33,7 @@ fn scru160_out(id: Scru160) -> PallocCString {
 
 #[pg_extern(sql = false)]
 fn scru160_recv(buf: Internal) -> Scru160 {
-    let buf = buf
-        .unwrap()
-        .expect("receive buffer")
-        .cast_mut_ptr::<pg_sys::StringInfoData>();
+    let buf = super::recv_buffer(buf);
     // pq_getmsgbytes raises 08P01 when fewer than 20 bytes remain.
     let bytes = unsafe { pg_sys::pq_getmsgbytes(buf, LEN as i32) }.cast::<[u8; LEN]>();
     Scru160::from_bytes(unsafe { *bytes })

@@ -34,8 +34,8 @@ pub fn init() {
     }
 }
 
-/// The shared state, or an error for a generator whose uniqueness across
-/// backends depends on it.
+/// Raises 55000, with a hint, unless the shared state exists: a generator
+/// whose uniqueness across backends depends on it must not run without.
 pub fn require_preloaded(generator: &str) {
     if !PRELOADED.load(Ordering::Relaxed) {
         super::error_with_hint(
