@@ -7,7 +7,13 @@
 //! zero, maximum year, fraction maximum) fixes those widths, so it belongs to
 //! the application, not to the key.
 //!
-//! All arithmetic is on integers (microseconds since the unix epoch, UTC).
+//! All arithmetic is on integers: microseconds since the unix epoch, UTC, as
+//! an `i128`, because PostgreSQL's timestamps run to 294276 AD and the last
+//! thirty years of that overflow an `i64` count of microseconds since 1970.
+//!
+//! A key does not carry its context. Storage therefore accepts any key that
+//! some valid context can produce ([`Codokey::parse_any`]), and checks
+//! against a context only where one is used ([`Codokey::decode`]).
 
 use std::fmt;
 
@@ -16,6 +22,10 @@ use super::time::{days_from_civil, days_in_month};
 pub const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
 
 pub const MAX_PRECISION: u8 = 6;
+
+/// The years a context may span: those of PostgreSQL timestamps from year 1.
+pub const MIN_YEAR: i32 = 1;
+pub const MAX_YEAR: i32 = 294_276;
 pub const DEFAULT_PRECISION: u8 = 2;
 
 /// Fixed per application: changing it changes every key.
@@ -63,7 +73,7 @@ impl Context {
     /// Gregorian calendar from year 1 on; the fraction goes down to
     /// microseconds, the resolution of `timestamptz`.
     pub fn new(year_zero: i32, max_year: i32, fraction_max: u32) -> Result<Self, ContextError> {
-        if year_zero < 1 || max_year > 294_276 || max_year < year_zero {
+        if year_zero < MIN_YEAR || max_year > MAX_YEAR || max_year < year_zero {
             return Err(ContextError::YearRange);
         }
         let fraction_digits = match fraction_max {
@@ -85,13 +95,13 @@ impl Context {
         })
     }
 
-    pub fn year_zero(&self) -> i32 {
+    pub const fn year_zero(&self) -> i32 {
         self.year_zero
     }
-    pub fn max_year(&self) -> i32 {
+    pub const fn max_year(&self) -> i32 {
         self.max_year
     }
-    pub fn fraction_max(&self) -> u32 {
+    pub const fn fraction_max(&self) -> u32 {
         self.fraction_max
     }
 
@@ -139,16 +149,20 @@ pub enum DecodeError {
 /// and that precision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decoded {
-    pub unix_micros: i64,
+    pub unix_micros: i128,
     pub precision: u8,
 }
 
-const MICROS_PER_DAY: i64 = 86_400_000_000;
+const MICROS_PER_DAY: i128 = 86_400_000_000;
 
 /// Calendar fields of a unix instant in microseconds, UTC.
-fn civil_from_micros(unix_micros: i64) -> (i64, u32, u32, u32, u32, u32, u32) {
-    let days = unix_micros.div_euclid(MICROS_PER_DAY);
-    let micros_of_day = unix_micros.rem_euclid(MICROS_PER_DAY);
+fn civil_from_micros(unix_micros: i128) -> (i64, u32, u32, u32, u32, u32, u32) {
+    // Every instant a context admits has a day number far inside i64; one
+    // beyond is clamped to a year that fails the caller's context check.
+    let days = unix_micros
+        .div_euclid(MICROS_PER_DAY)
+        .clamp(i128::from(i64::MIN / 2), i128::from(i64::MAX / 2)) as i64;
+    let micros_of_day = unix_micros.rem_euclid(MICROS_PER_DAY) as i64;
     // Howard Hinnant's civil_from_days.
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -198,7 +212,7 @@ impl Codokey {
             .map(Codokey)
     }
 
-    pub fn encode(ctx: &Context, unix_micros: i64, precision: u8) -> Result<Self, EncodeError> {
+    pub fn encode(ctx: &Context, unix_micros: i128, precision: u8) -> Result<Self, EncodeError> {
         if precision > MAX_PRECISION {
             return Err(EncodeError::Precision);
         }
@@ -236,6 +250,67 @@ impl Codokey {
         Ok(Codokey(key))
     }
 
+    /// Parses a key without its context, as storage must (text input, binary
+    /// receive, restores): accepted exactly when some valid context has this
+    /// key at some precision. Upper case is folded. That leaves the length
+    /// (1 to 15 digits), the alphabet, and each field's range in the widest
+    /// context of its width; which instant the key means is for
+    /// [`Codokey::decode`] in the application's context to say.
+    pub fn parse_any(text: &[u8]) -> Result<Self, DecodeError> {
+        if text.is_empty() || text.len() > MAX_KEY_LEN {
+            return Err(DecodeError::Length);
+        }
+        if !text.iter().all(u8::is_ascii_alphanumeric) {
+            return Err(DecodeError::Digit);
+        }
+        let key = Codokey(text.iter().map(u8::to_ascii_lowercase).collect());
+        match key.witness_context() {
+            Some(_) => Ok(key),
+            None => Err(DecodeError::Field),
+        }
+    }
+
+    /// A context in which this key is valid, if there is one. Most keys are
+    /// in the default context, which is tried first.
+    ///
+    /// Otherwise: for each year width (1..=4 digits) the key's year countdown
+    /// needs a span of at least that countdown and of that width, and the
+    /// smallest such span leaves the most room for the year itself; for each
+    /// fraction width, the largest fraction maximum of that width admits the
+    /// most countdowns (999 over 99, 999999 over 99999). Among the years the
+    /// span allows, eight consecutive ones (year zero 1..=8) include a leap
+    /// year, so a February 29 is admitted whenever some context admits it.
+    pub fn witness_context(&self) -> Option<Context> {
+        if Self::decode_fields(&DEFAULT_CONTEXT, &self.0).is_ok() {
+            return Some(DEFAULT_CONTEXT);
+        }
+        for year_width in 1..=MAX_YEAR_WIDTH {
+            let Some(year_digits) = self.0.get(..year_width) else {
+                break;
+            };
+            let countdown = year_digits
+                .iter()
+                .try_fold(0u64, |v, &c| Some(v * 36 + u64::from(digit_value(c)?)))?;
+            let narrowest = if year_width == 1 { 0 } else { 36u64.pow(year_width as u32 - 1) };
+            let span = countdown.max(narrowest);
+            if span >= 36u64.pow(year_width as u32) || span > (MAX_YEAR - MIN_YEAR) as u64 {
+                continue;
+            }
+            let span = span as i32;
+            for fraction_max in WIDEST_FRACTION_MAX {
+                for year_zero in MIN_YEAR..MIN_YEAR + 8 {
+                    let Ok(ctx) = Context::new(year_zero, year_zero.saturating_add(span), fraction_max) else {
+                        break;
+                    };
+                    if Self::decode_fields(&ctx, &self.0).is_ok() {
+                        return Some(ctx);
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The instant the key stands for, truncated to its precision.
     pub fn decode(&self, ctx: &Context) -> Result<Decoded, DecodeError> {
         Self::decode_fields(ctx, &self.0)
@@ -253,12 +328,7 @@ impl Codokey {
         {
             let mut v = 0u64;
             for &c in &key[at..at + width] {
-                let d = match c {
-                    b'0'..=b'9' => c - b'0',
-                    b'a'..=b'z' => c - b'a' + 10,
-                    _ => return Err(DecodeError::Digit),
-                };
-                v = v * 36 + u64::from(d);
+                v = v * 36 + u64::from(digit_value(c).ok_or(DecodeError::Digit)?);
             }
             fields[i] = v;
             at += width;
@@ -294,9 +364,9 @@ impl Codokey {
         let second = countdown(5, 59)?;
         let fraction = countdown(6, u64::from(ctx.fraction_max))?;
         let micros = fraction * u64::from(10u32.pow(6 - ctx.fraction_digits));
-        let days = days_from_civil(year, month, day);
+        let days = i128::from(days_from_civil(year, month, day));
         let unix_micros = days * MICROS_PER_DAY
-            + ((hour * 3600 + minute * 60 + second) * 1_000_000 + micros) as i64;
+            + i128::from((hour * 3600 + minute * 60 + second) * 1_000_000 + micros);
         Ok(Decoded {
             unix_micros,
             precision,
@@ -309,7 +379,7 @@ impl Codokey {
     /// count down, so every key of the period sorts between the two.
     pub fn period_bounds(
         ctx: &Context,
-        unix_micros: i64,
+        unix_micros: i128,
         precision: u8,
     ) -> Result<(Self, Self), EncodeError> {
         let floor = Self::encode(ctx, unix_micros, precision)?;
@@ -320,6 +390,23 @@ impl Codokey {
         Ok((floor, Self::encode(ctx, start, MAX_PRECISION)?))
     }
 }
+
+/// The value of a lowercase base-36 digit.
+fn digit_value(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'z' => Some(c - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// The year field is at most 4 digits: a span of 294275 years needs 4.
+const MAX_YEAR_WIDTH: usize = 4;
+/// The longest key: a 4-digit year, 7 digits down to the second, and a
+/// 4-digit microsecond fraction.
+pub const MAX_KEY_LEN: usize = MAX_YEAR_WIDTH + 7 + 4;
+/// For each fraction width (1..=4 digits), the largest fraction maximum.
+const WIDEST_FRACTION_MAX: [u32; 4] = [9, 999, 9_999, 999_999];
 
 fn push_padded(key: &mut Vec<u8>, mut value: u64, width: usize) {
     let start = key.len();
@@ -348,13 +435,15 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    const SEC: i64 = 1_000_000;
+    const SEC: i128 = 1_000_000;
 
-    fn at(y: i64, mo: u32, d: u32, h: i64, mi: i64, s: i64, micros: i64) -> i64 {
-        days_from_civil(y, mo, d) * MICROS_PER_DAY + (h * 3600 + mi * 60 + s) * SEC + micros
+    fn at(y: i64, mo: u32, d: u32, h: i64, mi: i64, s: i64, micros: i64) -> i128 {
+        i128::from(days_from_civil(y, mo, d)) * MICROS_PER_DAY
+            + i128::from(h * 3600 + mi * 60 + s) * SEC
+            + i128::from(micros)
     }
 
-    fn enc(ctx: &Context, t: i64, p: u8) -> String {
+    fn enc(ctx: &Context, t: i128, p: u8) -> String {
         Codokey::encode(ctx, t, p).unwrap().to_string()
     }
 
@@ -526,8 +615,140 @@ mod tests {
         assert_eq!(Codokey::parse(&c, b"YJBU").unwrap().to_string(), "yjbu");
     }
 
+    /// Contexts at the edges of what is allowed, and a few ordinary ones.
+    fn edge_contexts() -> Vec<Context> {
+        let mut out = vec![DEFAULT_CONTEXT];
+        for (yz, my) in [
+            (1, 1),
+            (1, 36),
+            (1, 37),
+            (2000, 2035),
+            (2000, 2036),
+            (1, 1296),
+            (1, 1297),
+            (1, 9999),
+            (1, 46_656),
+            (1, 46_657),
+            (1, MAX_YEAR),
+            (MAX_YEAR, MAX_YEAR),
+            (294_200, MAX_YEAR),
+            (100, 200),
+            (4000, 5000),
+        ] {
+            for fm in [9, 99, 999, 9_999, 99_999, 999_999] {
+                out.push(Context::new(yz, my, fm).unwrap());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn parse_any_accepts_every_key_any_context_makes() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(10);
+        let mut contexts = edge_contexts();
+        for _ in 0..200 {
+            let yz = rng.random_range(MIN_YEAR..=MAX_YEAR);
+            let reach = rng.random_range(0..50_000);
+            let my = rng.random_range(yz..=MAX_YEAR.min(yz + reach));
+            let fm = [9, 99, 999, 9_999, 99_999, 999_999][rng.random_range(0..6)];
+            contexts.push(Context::new(yz, my, fm).unwrap());
+        }
+        for ctx in &contexts {
+            let lo = at(i64::from(ctx.year_zero), 1, 1, 0, 0, 0, 0);
+            let hi = at(i64::from(ctx.max_year), 12, 31, 23, 59, 59, 999_999);
+            for i in 0..2_000 {
+                let t = match i {
+                    0 => lo,
+                    1 => hi,
+                    _ => rng.random_range(lo..=hi),
+                };
+                let p = rng.random_range(0..=MAX_PRECISION);
+                let key = Codokey::encode(ctx, t, p).unwrap();
+                assert_eq!(Codokey::parse_any(key.as_bytes()), Ok(key.clone()), "{ctx:?}");
+                let upper = key.as_str().to_ascii_uppercase();
+                assert_eq!(Codokey::parse_any(upper.as_bytes()), Ok(key.clone()));
+            }
+        }
+    }
+
+    #[test]
+    fn parse_any_accepts_exactly_the_keys_of_some_context() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let contexts = edge_contexts();
+        let mut accepted = 0;
+        for _ in 0..200_000 {
+            let len = rng.random_range(1..=MAX_KEY_LEN + 1);
+            let key: Vec<u8> = (0..len).map(|_| DIGITS[rng.random_range(0..36)]).collect();
+            let any = Codokey::parse_any(&key);
+            // Never stricter than a real context...
+            if contexts.iter().any(|c| Codokey::parse(c, &key).is_ok()) {
+                assert!(any.is_ok(), "{:?}", String::from_utf8_lossy(&key));
+            }
+            // ...and never looser: an accepted key is valid in its witness,
+            // which encodes it back from the decoded instant.
+            if let Ok(k) = any {
+                accepted += 1;
+                let ctx = k.witness_context().unwrap();
+                let d = k.decode(&ctx).unwrap();
+                assert_eq!(Codokey::encode(&ctx, d.unix_micros, d.precision), Ok(k));
+            }
+        }
+        assert!(accepted > 1_000, "the sample reaches valid keys ({accepted})");
+    }
+
+    #[test]
+    fn parse_any_rejections() {
+        use DecodeError::*;
+        for (key, want) in [
+            (&b""[..], Length),
+            (b"0000000000000000", Length),
+            (b"yj-0", Digit),
+            (b"yj\xc3\xa9", Digit),
+            (b"zzzzz", Field),    // no width makes 'z' a month
+            (b"yj0001o", Field),  // minute countdown 60
+            (b"yjczz", Field),    // month 12 with a 2-digit year, month 35 with a 3-digit one
+        ] {
+            assert_eq!(Codokey::parse_any(key), Err(want), "{:?}", String::from_utf8_lossy(key));
+        }
+        // A key for the default context's year 1970 at the longest length
+        // any context has: a 4-digit year and a microsecond fraction.
+        assert!(Codokey::parse_any(b"00zzbun1n1nlflr").is_ok());
+        // February 29 needs a leap year. The widest context (1 .. 294276)
+        // gives year countdown 294275 to year 1 and 294272 to year 4: only
+        // the latter has a February 1 with countdown 28.
+        let widest = Context::new(1, MAX_YEAR, 9).unwrap();
+        let feb1_year4 = enc(&widest, at(4, 2, 1, 0, 0, 0, 0), 2);
+        assert!(feb1_year4.ends_with('s'), "{feb1_year4}");
+        assert!(Codokey::parse_any(feb1_year4.as_bytes()).is_ok());
+        let feb1_year1 = enc(&widest, at(1, 2, 1, 0, 0, 0, 0), 2);
+        assert!(feb1_year1.ends_with('r'), "{feb1_year1}");
+        let impossible = format!("{}s", &feb1_year1[..feb1_year1.len() - 1]);
+        assert_eq!(Codokey::parse_any(impossible.as_bytes()), Err(Field));
+    }
+
+    #[test]
+    fn the_last_instants_postgresql_can_hold() {
+        // 294247 .. 294276 AD overflow i64 microseconds since 1970.
+        let widest = Context::new(1, MAX_YEAR, 999_999).unwrap();
+        let last = at(294_276, 12, 31, 23, 59, 59, 999_999);
+        assert!(last > i128::from(i64::MAX));
+        for p in 0..=MAX_PRECISION {
+            let key = Codokey::encode(&widest, last, p).unwrap();
+            assert_eq!(key.decode(&widest).unwrap().unix_micros, truncate(&widest, last, p));
+            assert_eq!(Codokey::parse_any(key.as_bytes()), Ok(key));
+        }
+        let june = at(294_247, 6, 1, 0, 0, 0, 0);
+        assert_eq!(enc(&Context::new(1, MAX_YEAR, 9).unwrap(), june, 0), "000t");
+        let first = at(1, 1, 1, 0, 0, 0, 0);
+        assert_eq!(Codokey::encode(&widest, first, 6).unwrap().decode(&widest).unwrap().unix_micros, first);
+        assert_eq!(
+            Codokey::encode(&widest, last + 1, 0),
+            Err(EncodeError::YearOutOfContext { year: 294_277 })
+        );
+    }
+
     /// Truncation of an instant to a precision, computed independently.
-    fn truncate(ctx: &Context, t: i64, p: u8) -> i64 {
+    fn truncate(ctx: &Context, t: i128, p: u8) -> i128 {
         let (y, mo, d, h, mi, s, us) = civil_from_micros(t);
         let step = 10i64.pow(6 - ctx.fraction_digits);
         let fields = [
@@ -562,7 +783,7 @@ mod tests {
         for ctx in &contexts {
             let lo = at(i64::from(ctx.year_zero), 1, 1, 0, 0, 0, 0);
             let hi = at(i64::from(ctx.max_year), 12, 31, 23, 59, 59, 999_999);
-            let mut keyed: Vec<(i64, Codokey)> = Vec::new();
+            let mut keyed: Vec<(i128, Codokey)> = Vec::new();
             for _ in 0..20_000 {
                 let t = rng.random_range(lo..=hi);
                 let p = rng.random_range(0..=MAX_PRECISION);
@@ -630,11 +851,12 @@ mod tests {
     }
 
     /// `split` is milliseconds with up to three decimals: exact microseconds.
-    fn split_micros(s: &Split) -> i64 {
+    fn split_micros(s: &Split) -> i128 {
         let text = s.split.to_string();
         let (ms, frac) = text.split_once('.').unwrap_or((&text, ""));
         let frac = format!("{frac:0<3}");
-        s.value * SEC + ms.parse::<i64>().unwrap() * 1000 + frac[..3].parse::<i64>().unwrap()
+        i128::from(s.value) * SEC
+            + i128::from(ms.parse::<i64>().unwrap() * 1000 + frac[..3].parse::<i64>().unwrap())
     }
 
     #[test]
@@ -656,14 +878,14 @@ mod tests {
                 "encode" => {
                     let t = v
                         .input_ms
-                        .map(|ms| ms * 1000)
+                        .map(|ms| i128::from(ms) * 1000)
                         .unwrap_or_else(|| split_micros(v.input.as_ref().unwrap()));
                     assert_eq!(enc(&ctx, t, p), v.key, "{t}");
                 }
                 _ => {
                     let t = v
                         .time_ms
-                        .map(|ms| ms * 1000)
+                        .map(|ms| i128::from(ms) * 1000)
                         .unwrap_or_else(|| split_micros(v.timestamp.as_ref().unwrap()));
                     let d = Codokey::parse(&ctx, v.key.as_bytes())
                         .unwrap()

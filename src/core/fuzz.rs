@@ -190,7 +190,7 @@ mod tests {
             |r| {
                 let ctx = &contexts[r.random_range(0..contexts.len())];
                 let t = r.random_range(0..4_000_000_000_000_000i64);
-                Codokey::encode(ctx, t, r.random_range(0..=6))
+                Codokey::encode(ctx, t.into(), r.random_range(0..=6))
                     .map(|k| k.to_string().into_bytes())
                     .unwrap_or_default()
             },

@@ -43,7 +43,8 @@ pub fn days_in_month(year: i64, month: u32) -> u32 {
 
 /// Parses an ISO 8601 instant the way a configuration file spells one:
 /// `YYYY-MM-DD`, then optionally ` HH:MM[:SS[.ffffff]]` (or `T`), then
-/// optionally `Z`, `+HH`, `+HHMM` or `+HH:MM` (or `-`). Without an offset the
+/// optionally `Z`, `UTC`, `GMT`, `+HH`, `+HHMM` or `+HH:MM` (or `-`), with or
+/// without a space before it (`2024-01-01 00:00:00 UTC`). Without an offset the
 /// instant is UTC: a generator's epoch must not move with the TimeZone
 /// setting of whoever reads it. Returns unix milliseconds, truncating
 /// sub-millisecond digits.
@@ -56,7 +57,8 @@ pub fn parse_utc_instant(text: &str) -> Option<i64> {
     p.expect(b'-')?;
     let day = p.digits(2, 2)?;
     let (mut hour, mut minute, mut second, mut micros) = (0, 0, 0, 0);
-    if p.peek_is(b' ') || p.peek_is(b'T') || p.peek_is(b't') {
+    let time_follows = s.get(p.at + 1).is_some_and(u8::is_ascii_digit);
+    if (p.peek_is(b' ') && time_follows) || p.peek_is(b'T') || p.peek_is(b't') {
         p.at += 1;
         hour = p.digits(2, 2)?;
         p.expect(b':')?;
@@ -74,6 +76,13 @@ pub fn parse_utc_instant(text: &str) -> Option<i64> {
         }
     }
     let mut offset_min: i64 = 0;
+    if p.peek_is(b' ') && p.at + 1 < s.len() {
+        p.at += 1;
+    }
+    let rest = &s[p.at..];
+    if rest.eq_ignore_ascii_case(b"utc") || rest.eq_ignore_ascii_case(b"gmt") {
+        p.at = s.len();
+    }
     match p.next() {
         None => {}
         Some(b'Z' | b'z') => {}
@@ -176,6 +185,20 @@ mod tests {
             Some(e2020 + 500)
         );
         assert_eq!(parse_utc_instant("1970-01-01"), Some(0));
+        // The spellings users type, all the same instant.
+        for text in [
+            "2020-01-01 00:00:00 UTC",
+            "2020-01-01 00:00:00 utc",
+            "2020-01-01 00:00:00 GMT",
+            "2020-01-01 00:00:00UTC",
+            "2020-01-01 UTC",
+            "2020-01-01 00:00:00 +00",
+            "2020-01-01 00:00:00 +00:00",
+            "2020-01-01T00:00:00.000Z",
+            "2020-01-01T01:00:00+01",
+        ] {
+            assert_eq!(parse_utc_instant(text), Some(e2020), "{text:?}");
+        }
         for bad in [
             "",
             "2020",
@@ -189,6 +212,9 @@ mod tests {
             "now",
             "2020-01-01 00:00:00+16",
             "2020-01-01 00:00:00.1234567",
+            "2020-01-01 00:00:00 CET",
+            "2020-01-01 00:00:00 UTC+1",
+            "2020-01-01 00:00:00  UTC",
         ] {
             assert_eq!(parse_utc_instant(bad), None, "{bad:?}");
         }

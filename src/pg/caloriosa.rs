@@ -27,7 +27,7 @@ fn caloriosa_in(input: &CStr) -> Caloriosa {
             PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
             format!(
                 "invalid input syntax for type caloriosa: \"{}\"",
-                input.to_string_lossy()
+                super::quote_bytes(input.to_bytes())
             ),
             &format!(
                 "It is base 62 for {value}, which lacks the prefix bit (2^63) of the 11-character \
@@ -119,4 +119,16 @@ fn caloriosa_floor(ts: TimestampWithTimeZone) -> Caloriosa {
 #[pg_extern(sql = false)]
 fn caloriosa_ceil(ts: TimestampWithTimeZone) -> Caloriosa {
     bounds(ts).1
+}
+
+// Casts from the narrower integers, as from bigint.
+
+#[pg_extern(sql = false)]
+fn caloriosa_from_integer(value: i32) -> Caloriosa {
+    caloriosa_from_bigint(i64::from(value))
+}
+
+#[pg_extern(sql = false)]
+fn caloriosa_from_smallint(value: i16) -> Caloriosa {
+    caloriosa_from_bigint(i64::from(value))
 }

@@ -4,22 +4,24 @@
 //! base-36 digit, holding the digit's value. Its order is the key's text
 //! order, so the type reuses PostgreSQL's bytea comparison, hashing and sort
 //! support; the functions here take and return that byte string.
+//!
+//! Storing a key never depends on a context: input and receive accept every
+//! key some context can make (`Codokey::parse_any`), so a dump, a COPY or a
+//! parallel worker loads whatever was stored. A context (the session's, or
+//! an explicit one) is checked where it is used: making, decoding, bounds.
 
 use std::ffi::CStr;
 
-use pgrx::datum::{Internal, Timestamp, TimestampWithTimeZone};
+use pgrx::datum::{Date, Internal, Timestamp, TimestampWithTimeZone};
 use pgrx::pg_sys;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::{error, guc, invalid_text, PallocCString};
-use crate::core::codokey::{
-    Codokey, Context, ContextError, DecodeError, EncodeError, MAX_PRECISION,
-};
+use super::{error, error_with_hint, guc, invalid_text_bytes, PallocCString};
+use crate::core::codokey::{Codokey, Context, ContextError, EncodeError, MAX_PRECISION};
+use crate::core::time::PG_EPOCH_UNIX_MS;
 
-const TYPE: &str = "codokey";
-
-fn context_error(e: ContextError) -> ! {
+fn context_error(e: ContextError, whose: &str) -> ! {
     let what = match e {
         ContextError::YearRange => {
             "the year zero must lie in 1..=294276 and not after the maximum year"
@@ -30,19 +32,29 @@ fn context_error(e: ContextError) -> ! {
     };
     error(
         PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-        format!("invalid codokey context: {what}"),
+        format!("invalid codokey context{whose}: {what}"),
     )
 }
 
+/// The session's context. Its settings are checked one by one when set (a
+/// pair cannot be: logins, parallel workers and restores apply them in any
+/// order), and as a combination here, when a key is made or read.
 fn session_context() -> Context {
-    guc::codokey_context().unwrap_or_else(|e| context_error(e))
+    guc::codokey_context().unwrap_or_else(|(e, year_zero, max_year)| {
+        context_error(
+            e,
+            &format!(
+                " (chronoid.codokey_year_zero = {year_zero}, chronoid.codokey_max_year = {max_year})"
+            ),
+        )
+    })
 }
 
 fn explicit_context(year_zero: i32, max_year: i32, fraction_max: i32) -> Context {
     u32::try_from(fraction_max)
         .map_err(|_| ContextError::FractionMax)
         .and_then(|f| Context::new(year_zero, max_year, f))
-        .unwrap_or_else(|e| context_error(e))
+        .unwrap_or_else(|e| context_error(e, ""))
 }
 
 fn precision_arg(precision: Option<i32>) -> u8 {
@@ -67,22 +79,26 @@ fn stored(key: &[u8]) -> Codokey {
     })
 }
 
+/// A stored key read in a context it does not belong to is a value that
+/// context cannot represent: 22P02, as if it had been typed in that context.
 fn decode(key: &[u8], ctx: &Context) -> crate::core::codokey::Decoded {
     let key = stored(key);
     key.decode(ctx).unwrap_or_else(|_| {
-        error(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        error_with_hint(
+            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
             format!(
                 "codokey \"{key}\" is not a key of the context (year zero {}, max year {}, fraction max {})",
                 ctx.year_zero(),
                 ctx.max_year(),
                 ctx.fraction_max()
             ),
+            "A key made in another context reads back with that context: \
+             codokey_timestamp(key, year_zero, max_year, fraction_max).",
         )
     })
 }
 
-fn encode(ctx: &Context, unix_micros: i64, precision: u8) -> Vec<u8> {
+fn encode(ctx: &Context, unix_micros: i128, precision: u8) -> Vec<u8> {
     Codokey::encode(ctx, unix_micros, precision)
         .unwrap_or_else(|e| encode_error(ctx, e))
         .to_storage()
@@ -102,21 +118,61 @@ fn encode_error(ctx: &Context, e: EncodeError) -> ! {
     }
 }
 
-/// Microseconds since 1970 of a finite timestamp; the calendar of a
-/// `timestamptz` is UTC whatever the session's TimeZone.
-fn unix_micros(pg_usec: i64, finite: bool) -> i64 {
-    if !finite {
-        error(
-            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-            "codokey of an infinite timestamp".into(),
-        );
+const PG_EPOCH_UNIX_MICROS: i128 = PG_EPOCH_UNIX_MS as i128 * 1000;
+const MICROS_PER_DAY: i128 = 86_400_000_000;
+
+/// What a key is made from, as microseconds since 1970 on the calendar the
+/// key is written in: a `timestamptz` is an instant, whose calendar is UTC
+/// whatever the session's TimeZone; a `timestamp` is a wall-clock reading and
+/// a `date` a calendar date, taken as they are. No conversion between them
+/// (which PostgreSQL would do in the session's TimeZone) is ever involved.
+trait CalendarValue: std::fmt::Display {
+    fn finite(&self) -> bool;
+    fn pg_micros(&self) -> i128;
+
+    fn unix_micros(&self) -> i128 {
+        if !self.finite() {
+            error(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                format!("codokey of an infinite value: {self}"),
+            );
+        }
+        self.pg_micros() + PG_EPOCH_UNIX_MICROS
     }
-    pg_usec + crate::core::time::PG_EPOCH_UNIX_MS * 1000
 }
 
-fn to_timestamptz(unix_micros: i64) -> TimestampWithTimeZone {
-    TimestampWithTimeZone::try_from(unix_micros - crate::core::time::PG_EPOCH_UNIX_MS * 1000)
-        .unwrap_or_else(|_| {
+impl CalendarValue for TimestampWithTimeZone {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+    fn pg_micros(&self) -> i128 {
+        i128::from(self.into_inner())
+    }
+}
+
+impl CalendarValue for Timestamp {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+    fn pg_micros(&self) -> i128 {
+        i128::from(self.into_inner())
+    }
+}
+
+impl CalendarValue for Date {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+    fn pg_micros(&self) -> i128 {
+        i128::from(self.to_pg_epoch_days()) * MICROS_PER_DAY
+    }
+}
+
+fn to_timestamptz(unix_micros: i128) -> TimestampWithTimeZone {
+    i64::try_from(unix_micros - PG_EPOCH_UNIX_MICROS)
+        .ok()
+        .and_then(|usec| TimestampWithTimeZone::try_from(usec).ok())
+        .unwrap_or_else(|| {
             error(
                 PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
                 "timestamp out of range".into(),
@@ -124,11 +180,13 @@ fn to_timestamptz(unix_micros: i64) -> TimestampWithTimeZone {
         })
 }
 
+// Storage: no context. ----------------------------------------------------------
+
 #[pg_extern(sql = false)]
 fn codokey_in(input: &CStr) -> Vec<u8> {
-    match Codokey::parse(&session_context(), input.to_bytes()) {
+    match Codokey::parse_any(input.to_bytes()) {
         Ok(key) => key.to_storage(),
-        Err(_) => invalid_text(TYPE, input),
+        Err(_) => invalid_text_bytes("codokey", input.to_bytes()),
     }
 }
 
@@ -140,6 +198,8 @@ fn codokey_out(key: &[u8]) -> PallocCString {
 #[pg_extern(sql = false)]
 fn codokey_recv(buf: Internal) -> Vec<u8> {
     let buf = super::recv_buffer(buf);
+    // SAFETY: `buf` is the StringInfo of a receive call; pq_getmsgbytes
+    // checks the length against what remains (08P01 otherwise).
     let bytes = unsafe {
         let remaining = ((*buf).len - (*buf).cursor) as usize;
         std::slice::from_raw_parts(
@@ -148,12 +208,12 @@ fn codokey_recv(buf: Internal) -> Vec<u8> {
         )
     };
     let key = Codokey::from_storage(bytes)
-        .and_then(|k| Codokey::parse(&session_context(), k.as_bytes()).ok())
+        .and_then(|k| Codokey::parse_any(k.as_bytes()).ok())
         .unwrap_or_else(|| {
             error(
                 PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
                 format!(
-                    "invalid external codokey value ({} bytes) for the session's codokey context",
+                    "invalid external codokey value ({} bytes): no codokey context has this key",
                     bytes.len()
                 ),
             )
@@ -161,29 +221,52 @@ fn codokey_recv(buf: Internal) -> Vec<u8> {
     key.to_storage()
 }
 
+#[pg_extern(sql = false)]
+fn codokey_smaller(a: &[u8], b: &[u8]) -> Vec<u8> {
+    a.min(b).to_vec()
+}
+
+#[pg_extern(sql = false)]
+fn codokey_larger(a: &[u8], b: &[u8]) -> Vec<u8> {
+    a.max(b).to_vec()
+}
+
+// Making keys. ------------------------------------------------------------------
 // The precision argument may be NULL (the session's chronoid.codokey_precision),
-// so these are not STRICT; a NULL timestamp gives NULL.
+// so the session-context makers are not STRICT; a NULL value gives NULL.
+
+fn make_in_session(value: &impl CalendarValue, precision: Option<i32>) -> Vec<u8> {
+    encode(&session_context(), value.unix_micros(), precision_arg(precision))
+}
+
+fn make_in_context(
+    value: &impl CalendarValue,
+    precision: i32,
+    year_zero: i32,
+    max_year: i32,
+    fraction_max: i32,
+) -> Vec<u8> {
+    encode(
+        &explicit_context(year_zero, max_year, fraction_max),
+        value.unix_micros(),
+        precision_arg(Some(precision)),
+    )
+}
 
 #[pg_extern(sql = false)]
 fn codokey_encode(ts: Option<TimestampWithTimeZone>, precision: Option<i32>) -> Option<Vec<u8>> {
-    ts.map(|ts| encode_in_session(ts.into_inner(), ts.is_finite(), precision))
+    Some(make_in_session(&ts?, precision))
 }
 
-/// A `timestamp` without time zone is a wall-clock reading: its own calendar
-/// fields are encoded, which is how a key "in a time zone" is made:
-/// `codokey(now() AT TIME ZONE 'Asia/Tokyo')`.
+/// `codokey(now() AT TIME ZONE 'Asia/Tokyo')` is a key for Tokyo's calendar.
 #[pg_extern(sql = false)]
 fn codokey_encode_local(ts: Option<Timestamp>, precision: Option<i32>) -> Option<Vec<u8>> {
-    ts.map(|ts| encode_in_session(ts.into_inner(), ts.is_finite(), precision))
+    Some(make_in_session(&ts?, precision))
 }
 
-/// Either timestamp type, as microseconds since 2000-01-01, in the session's context.
-fn encode_in_session(pg_usec: i64, finite: bool, precision: Option<i32>) -> Vec<u8> {
-    encode(
-        &session_context(),
-        unix_micros(pg_usec, finite),
-        precision_arg(precision),
-    )
+#[pg_extern(sql = false)]
+fn codokey_encode_date(date: Option<Date>, precision: Option<i32>) -> Option<Vec<u8>> {
+    Some(make_in_session(&date?, precision))
 }
 
 #[pg_extern(sql = false)]
@@ -194,30 +277,44 @@ fn codokey_encode_in_context(
     max_year: i32,
     fraction_max: i32,
 ) -> Vec<u8> {
-    let ctx = explicit_context(year_zero, max_year, fraction_max);
-    encode(
-        &ctx,
-        unix_micros(ts.into_inner(), ts.is_finite()),
-        precision_arg(Some(precision)),
-    )
+    make_in_context(&ts, precision, year_zero, max_year, fraction_max)
 }
 
 #[pg_extern(sql = false)]
-fn codokey_parse_in_context(
-    text: &str,
+fn codokey_encode_local_in_context(
+    ts: Timestamp,
+    precision: i32,
     year_zero: i32,
     max_year: i32,
     fraction_max: i32,
 ) -> Vec<u8> {
+    make_in_context(&ts, precision, year_zero, max_year, fraction_max)
+}
+
+#[pg_extern(sql = false)]
+fn codokey_encode_date_in_context(
+    date: Date,
+    precision: i32,
+    year_zero: i32,
+    max_year: i32,
+    fraction_max: i32,
+) -> Vec<u8> {
+    make_in_context(&date, precision, year_zero, max_year, fraction_max)
+}
+
+/// `codokey(text, context...)`: a key typed for an explicit context, checked
+/// against it. The text is taken as bytes: in a SQL_ASCII or LATIN1 database
+/// it need not be UTF-8, and a bad byte is bad input (22P02), not a crash.
+#[pg_extern(sql = false)]
+fn codokey_parse_in_context(text: &[u8], year_zero: i32, max_year: i32, fraction_max: i32) -> Vec<u8> {
     let ctx = explicit_context(year_zero, max_year, fraction_max);
-    match Codokey::parse(&ctx, text.as_bytes()) {
+    match Codokey::parse(&ctx, text) {
         Ok(key) => key.to_storage(),
-        Err(DecodeError::Length | DecodeError::Digit | DecodeError::Field) => error(
-            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            format!("invalid input syntax for type codokey: \"{text}\""),
-        ),
+        Err(_) => invalid_text_bytes("codokey", text),
     }
 }
+
+// Reading keys. -----------------------------------------------------------------
 
 #[pg_extern(sql = false)]
 fn codokey_timestamp(key: &[u8]) -> TimestampWithTimeZone {
@@ -249,20 +346,41 @@ fn codokey_precision_in_context(
     i32::from(decode(key, &explicit_context(year_zero, max_year, fraction_max)).precision)
 }
 
-fn period(ts: TimestampWithTimeZone, precision: Option<i32>) -> (Vec<u8>, Vec<u8>) {
+// Period bounds, in the session's context. ---------------------------------------
+
+fn period(value: &impl CalendarValue, precision: Option<i32>) -> (Vec<u8>, Vec<u8>) {
     let ctx = session_context();
-    let micros = unix_micros(ts.into_inner(), ts.is_finite());
-    let (lo, hi) = Codokey::period_bounds(&ctx, micros, precision_arg(precision))
+    let (lo, hi) = Codokey::period_bounds(&ctx, value.unix_micros(), precision_arg(precision))
         .unwrap_or_else(|e| encode_error(&ctx, e));
     (lo.to_storage(), hi.to_storage())
 }
 
 #[pg_extern(sql = false)]
 fn codokey_floor(ts: Option<TimestampWithTimeZone>, precision: Option<i32>) -> Option<Vec<u8>> {
-    Some(period(ts?, precision).0)
+    Some(period(&ts?, precision).0)
 }
 
 #[pg_extern(sql = false)]
 fn codokey_ceil(ts: Option<TimestampWithTimeZone>, precision: Option<i32>) -> Option<Vec<u8>> {
-    Some(period(ts?, precision).1)
+    Some(period(&ts?, precision).1)
+}
+
+#[pg_extern(sql = false)]
+fn codokey_floor_local(ts: Option<Timestamp>, precision: Option<i32>) -> Option<Vec<u8>> {
+    Some(period(&ts?, precision).0)
+}
+
+#[pg_extern(sql = false)]
+fn codokey_ceil_local(ts: Option<Timestamp>, precision: Option<i32>) -> Option<Vec<u8>> {
+    Some(period(&ts?, precision).1)
+}
+
+#[pg_extern(sql = false)]
+fn codokey_floor_date(date: Option<Date>, precision: Option<i32>) -> Option<Vec<u8>> {
+    Some(period(&date?, precision).0)
+}
+
+#[pg_extern(sql = false)]
+fn codokey_ceil_date(date: Option<Date>, precision: Option<i32>) -> Option<Vec<u8>> {
+    Some(period(&date?, precision).1)
 }

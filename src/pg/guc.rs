@@ -3,7 +3,7 @@
 //! The values generators read on every call live in plain statics that
 //! PostgreSQL's GUC machinery writes, so reading one costs a load.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use pgrx::pg_sys;
@@ -11,7 +11,7 @@ use pgrx::pg_sys;
 use crate::core::clock::Clock;
 
 use crate::core::codokey::{
-    Context, ContextError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION,
+    Context, ContextError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION, MAX_YEAR, MIN_YEAR,
 };
 use crate::core::nanoflake::{DEFAULT_EPOCH_UNIX_MS, MAX_GENERATOR};
 use crate::core::time::parse_utc_instant;
@@ -19,28 +19,29 @@ use crate::core::time::parse_utc_instant;
 /// `chronoid.node_id`: the nanoflake generator id of this server.
 static mut NODE_ID: c_int = 0;
 
-/// `chronoid.nanoflake_epoch` as the user wrote it; `EPOCH_UNIX_MS` is its value.
+/// `chronoid.nanoflake_epoch` as the user wrote it, and its value. Fixed at
+/// server start (PGC_POSTMASTER): the shared ticker's (ms, sequence) pairs
+/// are unique server-wide, and only one epoch turns them into unique IDs.
 static mut NANOFLAKE_EPOCH_TEXT: *mut c_char = std::ptr::null_mut();
 static NANOFLAKE_EPOCH_UNIX_MS: AtomicI64 = AtomicI64::new(DEFAULT_EPOCH_UNIX_MS);
 
 /// The codokey context and precision of this session.
-static mut CODOKEY_YEAR_ZERO: c_int = 1970;
-static mut CODOKEY_MAX_YEAR: c_int = 3265;
-static mut CODOKEY_FRACTION_MAX: c_int = 9;
+static mut CODOKEY_YEAR_ZERO: c_int = DEFAULT_CONTEXT.year_zero();
+static mut CODOKEY_MAX_YEAR: c_int = DEFAULT_CONTEXT.max_year();
+static mut CODOKEY_FRACTION_MAX: c_int = DEFAULT_CONTEXT.fraction_max() as c_int;
 static mut CODOKEY_PRECISION: c_int = DEFAULT_PRECISION as c_int;
 
-pub fn codokey_context() -> Result<Context, ContextError> {
+/// The session's codokey context, or why its settings do not make one (with
+/// the year settings, for the message).
+pub fn codokey_context() -> Result<Context, (ContextError, i32, i32)> {
     // SAFETY: GUC statics, written by the GUC machinery in this thread only.
-    unsafe {
-        Context::new(
-            CODOKEY_YEAR_ZERO,
-            CODOKEY_MAX_YEAR,
-            CODOKEY_FRACTION_MAX as u32,
-        )
-    }
+    let (year_zero, max_year, fraction_max) =
+        unsafe { (CODOKEY_YEAR_ZERO, CODOKEY_MAX_YEAR, CODOKEY_FRACTION_MAX) };
+    Context::new(year_zero, max_year, fraction_max as u32).map_err(|e| (e, year_zero, max_year))
 }
 
 pub fn codokey_precision() -> u8 {
+    // SAFETY: as above; the range 0..=6 is enforced by DefineCustomIntVariable.
     unsafe { CODOKEY_PRECISION as u8 }
 }
 
@@ -54,10 +55,39 @@ pub fn nanoflake_epoch_unix_ms() -> i64 {
     NANOFLAKE_EPOCH_UNIX_MS.load(Ordering::Relaxed)
 }
 
+/// Every setting chronoid defines.
+const SETTINGS: [&CStr; 6] = [
+    c"chronoid.node_id",
+    c"chronoid.nanoflake_epoch",
+    c"chronoid.codokey_year_zero",
+    c"chronoid.codokey_max_year",
+    c"chronoid.codokey_fraction_max",
+    c"chronoid.codokey_precision",
+];
+
 pub fn define() {
+    // In the postmaster (shared_preload_libraries), what the server's
+    // configuration says for our settings is still a placeholder string;
+    // remember it before defining them replaces it.
+    let at_server_start = unsafe { pg_sys::process_shared_preload_libraries_in_progress };
+    let configured: Vec<(&CStr, CString)> = if at_server_start {
+        SETTINGS
+            .iter()
+            .filter_map(|&name| {
+                // SAFETY: a read of the GUC table; NULL when nothing set it.
+                let value = unsafe { pg_sys::GetConfigOption(name.as_ptr(), true, false) };
+                (!value.is_null()).then(|| (name, unsafe { CStr::from_ptr(value) }.to_owned()))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+
     unsafe {
-        // Both are PGC_SUSET: whoever can change the node id or the epoch can
-        // make this server repeat another server's IDs.
+        // A superuser (or the configuration) names the server: whoever can
+        // change the node id can make this server repeat another server's
+        // IDs. Within one server no node id can cause a repeat: the shared
+        // ticker never hands out one (ms, sequence) twice.
         pg_sys::DefineCustomIntVariable(
             c"chronoid.node_id".as_ptr(),
             c"Generator id (0..1023) that gen_nanoflake() puts in every ID.".as_ptr(),
@@ -74,30 +104,32 @@ pub fn define() {
         );
         pg_sys::DefineCustomStringVariable(
             c"chronoid.nanoflake_epoch".as_ptr(),
-            c"The instant nanoflake timestamps count from.".as_ptr(),
-            c"An ISO 8601 instant, UTC unless an offset is given; it must not lie in the future."
+            c"The instant nanoflake timestamps count from; fixed at server start.".as_ptr(),
+            c"An absolute instant such as '2020-01-01 00:00:00+00', '2020-01-01T00:00:00Z' or \
+              '2020-01-01 00:00:00 UTC' (UTC unless an offset is given); not in the future."
                 .as_ptr(),
             &raw mut NANOFLAKE_EPOCH_TEXT,
             c"2020-01-01 00:00:00+00".as_ptr(),
-            pg_sys::GucContext::PGC_SUSET,
+            pg_sys::GucContext::PGC_POSTMASTER,
             0,
             Some(check_nanoflake_epoch),
             Some(assign_nanoflake_epoch),
             None,
         );
         // The codokey context is the application's: any user may set it for
-        // a session, a role or a database.
+        // a session, a role or a database. Each setting is checked alone;
+        // the pair (year zero <= max year) where a key is made or read.
         pg_sys::DefineCustomIntVariable(
             c"chronoid.codokey_year_zero".as_ptr(),
             c"First year codokeys can represent.".as_ptr(),
             c"Part of the codokey context; changing it changes every key.".as_ptr(),
             &raw mut CODOKEY_YEAR_ZERO,
             DEFAULT_CONTEXT.year_zero(),
-            1,
-            294_276,
+            MIN_YEAR,
+            MAX_YEAR,
             pg_sys::GucContext::PGC_USERSET,
             0,
-            Some(check_codokey_year_zero),
+            None,
             None,
             None,
         );
@@ -108,11 +140,11 @@ pub fn define() {
             c"Part of the codokey context; changing it changes every key.".as_ptr(),
             &raw mut CODOKEY_MAX_YEAR,
             DEFAULT_CONTEXT.max_year(),
-            1,
-            294_276,
+            MIN_YEAR,
+            MAX_YEAR,
             pg_sys::GucContext::PGC_USERSET,
             0,
-            Some(check_codokey_max_year),
+            None,
             None,
             None,
         );
@@ -144,10 +176,90 @@ pub fn define() {
             None,
             None,
         );
-        #[cfg(not(any(feature = "pg13", feature = "pg14")))]
-        pg_sys::MarkGUCPrefixReserved(c"chronoid".as_ptr());
-        #[cfg(any(feature = "pg13", feature = "pg14"))]
-        pg_sys::EmitWarningsOnPlaceholders(c"chronoid".as_ptr());
+    }
+
+    if at_server_start {
+        refuse_bad_configuration(&configured);
+    }
+    // SAFETY: plain GUC API calls.
+    #[cfg(not(any(feature = "pg13", feature = "pg14")))]
+    unsafe {
+        pg_sys::MarkGUCPrefixReserved(c"chronoid".as_ptr())
+    };
+    #[cfg(any(feature = "pg13", feature = "pg14"))]
+    unsafe {
+        pg_sys::EmitWarningsOnPlaceholders(c"chronoid".as_ptr())
+    };
+}
+
+/// Stops the server over a bad chronoid setting in its configuration, as
+/// PostgreSQL does over its own settings. Defining a custom setting only
+/// warns about a bad configured value and falls back to the default, which
+/// would mint IDs as node 0 or under the wrong epoch; and a misspelt name
+/// would be dropped with a warning.
+fn refuse_bad_configuration(configured: &[(&CStr, CString)]) {
+    for (name, value) in configured {
+        // Validation only (changeVal = false), at FATAL: PostgreSQL's own
+        // message ("... is outside the valid range for parameter ...",
+        // "invalid value for parameter ...") ends the postmaster.
+        // SAFETY: both strings are NUL-terminated and outlive the call.
+        unsafe {
+            pg_sys::set_config_option(
+                name.as_ptr(),
+                value.as_ptr(),
+                pg_sys::GucContext::PGC_POSTMASTER,
+                pg_sys::GucSource::PGC_S_FILE,
+                pg_sys::GucAction::GUC_ACTION_SET,
+                false,
+                pg_sys::FATAL as c_int,
+                false,
+            );
+        }
+    }
+    for (name, file, line) in unknown_chronoid_placeholders() {
+        let place = match file {
+            Some(file) => format!(" in file \"{file}\" line {line}"),
+            None => String::new(),
+        };
+        pgrx::pg_sys::panic::ErrorReport::new(
+            pgrx::PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
+            format!("unrecognized configuration parameter \"{name}\"{place}"),
+            "chronoid",
+        )
+        .set_hint(&format!(
+            "chronoid's settings are {}.",
+            SETTINGS.map(|s| s.to_string_lossy().into_owned()).join(", ")
+        ))
+        .report(pgrx::PgLogLevel::FATAL);
+    }
+}
+
+/// Settings named `chronoid.*` that chronoid does not define: PostgreSQL
+/// keeps them as placeholders until the prefix is reserved.
+fn unknown_chronoid_placeholders() -> Vec<(String, Option<String>, i32)> {
+    // SAFETY: the GUC table is only read, in the postmaster's one thread,
+    // during startup; its entries and their strings live for the process.
+    unsafe {
+        #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15"))]
+        let (vars, count) = (pg_sys::get_guc_variables(), pg_sys::GetNumConfigOptions());
+        #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+        let (vars, count) = {
+            let mut count: c_int = 0;
+            (pg_sys::get_guc_variables(&mut count), count)
+        };
+        (0..count as usize)
+            .map(|i| &**vars.add(i))
+            .filter(|var| var.flags & pg_sys::GUC_CUSTOM_PLACEHOLDER as c_int != 0)
+            .filter_map(|var| {
+                let name = CStr::from_ptr(var.name).to_string_lossy().into_owned();
+                let prefixed = name.len() > 9 && name[..9].eq_ignore_ascii_case("chronoid.");
+                prefixed.then(|| {
+                    let file = (!var.sourcefile.is_null())
+                        .then(|| CStr::from_ptr(var.sourcefile).to_string_lossy().into_owned());
+                    (name, file, var.sourceline)
+                })
+            })
+            .collect()
     }
 }
 
@@ -165,7 +277,9 @@ unsafe extern "C-unwind" fn check_nanoflake_epoch(
     let text = unsafe { CStr::from_ptr(*newval) }.to_string_lossy();
     let Some(epoch) = parse_utc_instant(&text) else {
         unsafe {
-            set_check_detail("Expected an ISO 8601 instant such as \"2020-01-01 00:00:00+00\".")
+            set_check_detail(
+                "Expected an absolute instant such as \"2020-01-01 00:00:00+00\", \"2020-01-01T00:00:00Z\" or \"2020-01-01 00:00:00 UTC\".",
+            )
         };
         return false;
     };
@@ -184,56 +298,13 @@ unsafe extern "C-unwind" fn assign_nanoflake_epoch(newval: *const c_char, _extra
     }
 }
 
-/// Values from postgresql.conf and the defaults arrive one by one, so the
-/// pair (year zero, max year) is only compared for values set by a session,
-/// role or database; a bad pair from the file is reported when a key is made.
-fn cross_checked(source: pg_sys::GucSource::Type) -> bool {
-    source > pg_sys::GucSource::PGC_S_FILE
-}
-
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn check_codokey_year_zero(
-    newval: *mut c_int,
-    _extra: *mut *mut c_void,
-    source: pg_sys::GucSource::Type,
-) -> bool {
-    let (year_zero, max_year) = unsafe { (*newval, CODOKEY_MAX_YEAR) };
-    if cross_checked(source) && year_zero > max_year {
-        unsafe {
-            set_check_detail(&format!(
-                "chronoid.codokey_year_zero must not exceed chronoid.codokey_max_year ({max_year})."
-            ))
-        };
-        return false;
-    }
-    true
-}
-
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn check_codokey_max_year(
-    newval: *mut c_int,
-    _extra: *mut *mut c_void,
-    source: pg_sys::GucSource::Type,
-) -> bool {
-    let (max_year, year_zero) = unsafe { (*newval, CODOKEY_YEAR_ZERO) };
-    if cross_checked(source) && max_year < year_zero {
-        unsafe {
-            set_check_detail(&format!(
-                "chronoid.codokey_max_year must not be below chronoid.codokey_year_zero ({year_zero})."
-            ))
-        };
-        return false;
-    }
-    true
-}
-
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn check_codokey_fraction_max(
     newval: *mut c_int,
     _extra: *mut *mut c_void,
     _source: pg_sys::GucSource::Type,
 ) -> bool {
-    if Context::new(1970, 1970, unsafe { *newval } as u32) == Err(ContextError::FractionMax) {
+    if Context::new(MIN_YEAR, MIN_YEAR, unsafe { *newval } as u32) == Err(ContextError::FractionMax) {
         unsafe {
             set_check_detail("The fraction maximum must be 10^d - 1 for d = 1..6: 9, 99, 999, 9999, 99999 or 999999.")
         };

@@ -163,13 +163,34 @@ pgrx::pgrx_sql_entity_graph::impl_sql_translatable!(PallocCString, "cstring");
 
 /// `invalid input syntax for type T: "..."`, SQLSTATE 22P02, as core types say it.
 pub fn invalid_text(type_name: &str, input: &CStr) -> ! {
+    invalid_text_bytes(type_name, input.to_bytes())
+}
+
+/// The same for input given as bytes in the database's encoding.
+pub fn invalid_text_bytes(type_name: &str, input: &[u8]) -> ! {
     error(
         PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
         format!(
             "invalid input syntax for type {type_name}: \"{}\"",
-            input.to_string_lossy()
+            quote_bytes(input)
         ),
     )
+}
+
+/// Bad input echoed in a message: printable ASCII as it is, any other byte
+/// as `\xNN`. Every accepted input is ASCII, and a message must be valid in
+/// whatever encoding the database has (UTF8, LATIN1, SQL_ASCII), so bytes
+/// beyond ASCII are shown, never copied.
+pub fn quote_bytes(input: &[u8]) -> String {
+    let mut out = String::with_capacity(input.len());
+    for &b in input {
+        if b.is_ascii_graphic() || b == b' ' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// `value "..." is out of range for type T`, SQLSTATE 22003.
@@ -178,7 +199,7 @@ pub fn text_out_of_range(type_name: &str, input: &CStr) -> ! {
         PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
         format!(
             "value \"{}\" is out of range for type {type_name}",
-            input.to_string_lossy()
+            quote_bytes(input.to_bytes())
         ),
     )
 }

@@ -99,6 +99,14 @@ fn nanoflake_timestamp(id: Nanoflake) -> TimestampWithTimeZone {
     super::unix_ms_timestamptz(id.unix_ms(guc::nanoflake_epoch_unix_ms()))
 }
 
+/// For IDs minted under another epoch (another server's, or this one's
+/// before its epoch was changed): the epoch is fixed per server, so reading
+/// them takes it as an argument rather than a session setting.
+#[pg_extern(sql = false)]
+fn nanoflake_timestamp_at_epoch(id: Nanoflake, epoch: TimestampWithTimeZone) -> TimestampWithTimeZone {
+    super::unix_ms_timestamptz(id.unix_ms(super::timestamptz_unix_ms(epoch, TYPE)))
+}
+
 #[pg_extern(sql = false)]
 fn nanoflake_generator(id: Nanoflake) -> i32 {
     i32::from(id.generator())
@@ -109,19 +117,18 @@ fn nanoflake_sequence(id: Nanoflake) -> i32 {
     i32::from(id.sequence())
 }
 
-/// The IDs of the millisecond `ts` falls in, under the configured epoch.
-fn bounds(ts: TimestampWithTimeZone) -> (Nanoflake, Nanoflake) {
-    let epoch = guc::nanoflake_epoch_unix_ms();
+/// The IDs of the millisecond `ts` falls in, under an epoch.
+fn bounds(ts: TimestampWithTimeZone, epoch: i64) -> (Nanoflake, Nanoflake) {
     let ms = super::timestamptz_unix_ms(ts, TYPE);
-    u64::try_from(ms - epoch)
-        .ok()
+    ms.checked_sub(epoch)
+        .and_then(|ms| u64::try_from(ms).ok())
         .and_then(Nanoflake::bounds_of_ms)
         .unwrap_or_else(|| {
             super::timestamp_out_of_range(
                 TYPE,
                 ts,
                 &format!(
-                    "the 41-bit millisecond range starting at chronoid.nanoflake_epoch ({})",
+                    "the 41-bit millisecond range starting at the epoch ({})",
                     super::unix_ms_timestamptz(epoch)
                 ),
             )
@@ -130,10 +137,32 @@ fn bounds(ts: TimestampWithTimeZone) -> (Nanoflake, Nanoflake) {
 
 #[pg_extern(sql = false)]
 fn nanoflake_floor(ts: TimestampWithTimeZone) -> Nanoflake {
-    bounds(ts).0
+    bounds(ts, guc::nanoflake_epoch_unix_ms()).0
 }
 
 #[pg_extern(sql = false)]
 fn nanoflake_ceil(ts: TimestampWithTimeZone) -> Nanoflake {
-    bounds(ts).1
+    bounds(ts, guc::nanoflake_epoch_unix_ms()).1
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_floor_at_epoch(ts: TimestampWithTimeZone, epoch: TimestampWithTimeZone) -> Nanoflake {
+    bounds(ts, super::timestamptz_unix_ms(epoch, TYPE)).0
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_ceil_at_epoch(ts: TimestampWithTimeZone, epoch: TimestampWithTimeZone) -> Nanoflake {
+    bounds(ts, super::timestamptz_unix_ms(epoch, TYPE)).1
+}
+
+// Casts from the narrower integers, as from bigint.
+
+#[pg_extern(sql = false)]
+fn nanoflake_from_integer(value: i32) -> Nanoflake {
+    nanoflake_from_bigint(i64::from(value))
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_from_smallint(value: i16) -> Nanoflake {
+    nanoflake_from_bigint(i64::from(value))
 }

@@ -102,3 +102,15 @@ fn uid60_floor(ts: TimestampWithTimeZone) -> Uid60 {
 fn uid60_ceil(ts: TimestampWithTimeZone) -> Uid60 {
     bounds(ts).1
 }
+
+// Casts from the narrower integers, as from bigint.
+
+#[pg_extern(sql = false)]
+fn uid60_from_integer(value: i32) -> Uid60 {
+    uid60_from_bigint(i64::from(value))
+}
+
+#[pg_extern(sql = false)]
+fn uid60_from_smallint(value: i16) -> Uid60 {
+    uid60_from_bigint(i64::from(value))
+}
