@@ -32,6 +32,15 @@ COMMENT ON TYPE caloriosa IS
 CREATE FUNCTION caloriosa(bigint) RETURNS caloriosa
     AS 'MODULE_PATHNAME', 'caloriosa_from_bigint_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (bigint AS caloriosa) WITH FUNCTION caloriosa(bigint);
+-- From integer and smallint as from bigint (always an error for caloriosa,
+-- whose every value is a negative bigint below -2^63 + 2^62; kept so that
+-- every 64-bit type casts from every integer type alike).
+CREATE FUNCTION caloriosa(integer) RETURNS caloriosa
+    AS 'MODULE_PATHNAME', 'caloriosa_from_integer_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (integer AS caloriosa) WITH FUNCTION caloriosa(integer);
+CREATE FUNCTION caloriosa(smallint) RETURNS caloriosa
+    AS 'MODULE_PATHNAME', 'caloriosa_from_smallint_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (smallint AS caloriosa) WITH FUNCTION caloriosa(smallint);
 CREATE FUNCTION caloriosa_to_numeric(caloriosa) RETURNS numeric
     AS 'MODULE_PATHNAME', 'caloriosa_to_numeric_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 

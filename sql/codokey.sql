@@ -5,18 +5,22 @@
 -- byte order is the key's text order, so comparison, hashing and sort support
 -- (with abbreviated keys) are PostgreSQL's own bytea functions.
 --
--- Text input and the binary receive validate against the session's codokey
--- context (chronoid.codokey_year_zero, _max_year, _fraction_max); output
--- needs no context.
+-- Storing a key never depends on a context: text input and binary receive
+-- accept every key that some valid context can make (1 to 15 digits 0-9a-z,
+-- upper case folded, each field in range for some year and fraction width),
+-- so pg_dump, COPY and parallel workers load back whatever was stored, in
+-- any session. They are IMMUTABLE. A context (the session's
+-- chronoid.codokey_* settings, or explicit arguments) is checked where it is
+-- used: making keys, codokey_timestamp, codokey_precision, the bounds.
 
 CREATE TYPE codokey;
 
 CREATE FUNCTION codokey_in(cstring) RETURNS codokey
-    AS 'MODULE_PATHNAME', 'codokey_in_wrapper' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'codokey_in_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION codokey_out(codokey) RETURNS cstring
     AS 'MODULE_PATHNAME', 'codokey_out_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION codokey_recv(internal) RETURNS codokey
-    AS 'MODULE_PATHNAME', 'codokey_recv_wrapper' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'codokey_recv_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION codokey_send(codokey) RETURNS bytea
     AS 'byteasend' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
 
@@ -54,17 +58,35 @@ CREATE FUNCTION codokey_hash(codokey) RETURNS int4
     AS 'hashvarlena' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION codokey_hash_extended(codokey, int8) RETURNS int8
     AS 'hashvarlenaextended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+-- For min(codokey) and max(codokey) (sql/operators.sql).
+CREATE FUNCTION codokey_smaller(codokey, codokey) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_smaller_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION codokey_larger(codokey, codokey) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_larger_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- Making and reading keys -----------------------------------------------------
 -- With the session's context (STABLE: they read GUCs), or with an explicit
 -- context (IMMUTABLE, for applications that must not depend on session state).
+-- A key is made from a timestamptz (its UTC calendar), a timestamp (its
+-- wall-clock fields) or a date (that calendar date): each type has its own
+-- overload, so no implicit conversion through the session's TimeZone ever
+-- moves a key to another day. codokey('2024-01-01') with one untyped
+-- literal is not a call but PostgreSQL's function-style cast to codokey
+-- (text input); write codokey(date '2024-01-01') or
+-- codokey(timestamptz '2024-01-01 00:00:00+00') to make a key.
 
 CREATE FUNCTION codokey(timestamptz, "precision" int DEFAULT NULL) RETURNS codokey
     AS 'MODULE_PATHNAME', 'codokey_encode_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
 CREATE FUNCTION codokey(timestamp, "precision" int DEFAULT NULL) RETURNS codokey
     AS 'MODULE_PATHNAME', 'codokey_encode_local_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION codokey(date, "precision" int DEFAULT NULL) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_encode_date_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
 CREATE FUNCTION codokey(timestamptz, "precision" int, year_zero int, max_year int, fraction_max int) RETURNS codokey
     AS 'MODULE_PATHNAME', 'codokey_encode_in_context_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION codokey(timestamp, "precision" int, year_zero int, max_year int, fraction_max int) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_encode_local_in_context_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION codokey(date, "precision" int, year_zero int, max_year int, fraction_max int) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_encode_date_in_context_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION codokey(key text, year_zero int, max_year int, fraction_max int) RETURNS codokey
     AS 'MODULE_PATHNAME', 'codokey_parse_in_context_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
@@ -78,11 +100,22 @@ CREATE FUNCTION codokey_precision(codokey, year_zero int, max_year int, fraction
     AS 'MODULE_PATHNAME', 'codokey_precision_in_context_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- The smallest and largest key of the period (of the given precision) that
--- contains a timestamp: WHERE k BETWEEN codokey_floor(t, 0) AND codokey_ceil(t, 0)
--- finds every key, of any precision, dated in t's year.
+-- contains a timestamp: WHERE k BETWEEN codokey_floor(t, p) AND codokey_ceil(t, p)
+-- finds every key of precision p or finer dated in that period. A coarser
+-- key (the year key 'yj' for a day of 2022) names a longer period, not one
+-- inside it, and sorts before the range: it is not found. Overloads for
+-- timestamp and date as for codokey().
 CREATE FUNCTION codokey_floor(timestamptz, "precision" int DEFAULT NULL) RETURNS codokey
     AS 'MODULE_PATHNAME', 'codokey_floor_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
 CREATE FUNCTION codokey_ceil(timestamptz, "precision" int DEFAULT NULL) RETURNS codokey
     AS 'MODULE_PATHNAME', 'codokey_ceil_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION codokey_floor(timestamp, "precision" int DEFAULT NULL) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_floor_local_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION codokey_ceil(timestamp, "precision" int DEFAULT NULL) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_ceil_local_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION codokey_floor(date, "precision" int DEFAULT NULL) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_floor_date_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION codokey_ceil(date, "precision" int DEFAULT NULL) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_ceil_date_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
 
 CREATE CAST (codokey AS timestamptz) WITH FUNCTION codokey_timestamp(codokey);

@@ -35,23 +35,44 @@ COMMENT ON TYPE nanoflake IS
 CREATE FUNCTION nanoflake(bigint) RETURNS nanoflake
     AS 'MODULE_PATHNAME', 'nanoflake_from_bigint_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (bigint AS nanoflake) WITH FUNCTION nanoflake(bigint);
+CREATE FUNCTION nanoflake(integer) RETURNS nanoflake
+    AS 'MODULE_PATHNAME', 'nanoflake_from_integer_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (integer AS nanoflake) WITH FUNCTION nanoflake(integer);
+CREATE FUNCTION nanoflake(smallint) RETURNS nanoflake
+    AS 'MODULE_PATHNAME', 'nanoflake_from_smallint_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (smallint AS nanoflake) WITH FUNCTION nanoflake(smallint);
 
 -- Generation and fields ------------------------------------------------------
 
--- PARALLEL SAFE: parallel workers draw from the same shared-memory sequence
--- and inherit the leader's chronoid.node_id and chronoid.nanoflake_epoch.
+-- PARALLEL SAFE: parallel workers draw from the same shared-memory sequence,
+-- inherit the leader's chronoid.node_id, and share the server's epoch.
 CREATE FUNCTION gen_nanoflake() RETURNS nanoflake
     AS 'MODULE_PATHNAME', 'gen_nanoflake_wrapper' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION gen_nanoflake() IS
     'A new nanoflake for chronoid.node_id; unique across the backends of this server (needs shared_preload_libraries)';
 
--- STABLE, not IMMUTABLE: the result depends on chronoid.nanoflake_epoch.
+-- STABLE, not IMMUTABLE: the result depends on chronoid.nanoflake_epoch
+-- (fixed while the server runs, but a restart may change it).
 CREATE FUNCTION nanoflake_timestamp(nanoflake) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'nanoflake_timestamp_wrapper' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION nanoflake_floor(timestamptz) RETURNS nanoflake
     AS 'MODULE_PATHNAME', 'nanoflake_floor_wrapper' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION nanoflake_ceil(timestamptz) RETURNS nanoflake
     AS 'MODULE_PATHNAME', 'nanoflake_ceil_wrapper' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+-- The same under an explicit epoch, for IDs minted by a server with another
+-- epoch: IMMUTABLE.
+CREATE FUNCTION nanoflake_timestamp(nanoflake, epoch timestamptz) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'nanoflake_timestamp_at_epoch_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION nanoflake_floor(timestamptz, epoch timestamptz) RETURNS nanoflake
+    AS 'MODULE_PATHNAME', 'nanoflake_floor_at_epoch_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION nanoflake_ceil(timestamptz, epoch timestamptz) RETURNS nanoflake
+    AS 'MODULE_PATHNAME', 'nanoflake_ceil_at_epoch_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION nanoflake_timestamp(nanoflake, timestamptz) IS
+    'The millisecond a nanoflake minted under the given epoch was made in';
+COMMENT ON FUNCTION nanoflake_floor(timestamptz, timestamptz) IS
+    'The smallest nanoflake, under the given epoch, of the millisecond containing a timestamp';
+COMMENT ON FUNCTION nanoflake_ceil(timestamptz, timestamptz) IS
+    'The largest nanoflake, under the given epoch, of the millisecond containing a timestamp';
 CREATE FUNCTION nanoflake_generator(nanoflake) RETURNS int4
     AS 'MODULE_PATHNAME', 'nanoflake_generator_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION nanoflake_sequence(nanoflake) RETURNS int4

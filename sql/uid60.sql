@@ -29,6 +29,12 @@ COMMENT ON TYPE uid60 IS
 CREATE FUNCTION uid60(bigint) RETURNS uid60
     AS 'MODULE_PATHNAME', 'uid60_from_bigint_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (bigint AS uid60) WITH FUNCTION uid60(bigint);
+CREATE FUNCTION uid60(integer) RETURNS uid60
+    AS 'MODULE_PATHNAME', 'uid60_from_integer_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (integer AS uid60) WITH FUNCTION uid60(integer);
+CREATE FUNCTION uid60(smallint) RETURNS uid60
+    AS 'MODULE_PATHNAME', 'uid60_from_smallint_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (smallint AS uid60) WITH FUNCTION uid60(smallint);
 
 -- PARALLEL SAFE: workers share the server-wide sequence in shared memory.
 CREATE FUNCTION gen_uid60() RETURNS uid60
