@@ -177,20 +177,26 @@ pub fn invalid_text_bytes(type_name: &str, input: &[u8]) -> ! {
     )
 }
 
-/// Bad input echoed in a message: printable ASCII as it is, any other byte
-/// as `\xNN`. Every accepted input is ASCII, and a message must be valid in
-/// whatever encoding the database has (UTF8, LATIN1, SQL_ASCII), so bytes
-/// beyond ASCII are shown, never copied.
+/// Bad input echoed in a message, which must be valid in the database's
+/// encoding: as it is in a UTF8 database (PostgreSQL has checked it), and in
+/// any other (LATIN1, SQL_ASCII, ...) with each byte beyond ASCII shown as
+/// `\xNN`, since a message in Rust is UTF-8 and every valid input is ASCII.
 pub fn quote_bytes(input: &[u8]) -> String {
-    let mut out = String::with_capacity(input.len());
-    for &b in input {
-        if b.is_ascii_graphic() || b == b' ' {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("\\x{b:02x}"));
-        }
+    // SAFETY: reads the session's fixed database encoding.
+    let utf8_database = unsafe { pg_sys::GetDatabaseEncoding() } == pg_sys::pg_enc::PG_UTF8 as i32;
+    match std::str::from_utf8(input) {
+        Ok(text) if utf8_database || text.is_ascii() => text.to_owned(),
+        _ => input
+            .iter()
+            .map(|&b| {
+                if b.is_ascii() {
+                    char::from(b).to_string()
+                } else {
+                    format!("\\x{b:02x}")
+                }
+            })
+            .collect(),
     }
-    out
 }
 
 /// `value "..." is out of range for type T`, SQLSTATE 22003.

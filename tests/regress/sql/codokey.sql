@@ -54,15 +54,19 @@ SELECT codokey('2099-12-31 23:59:59.99+00'::timestamptz, 6) AS last, codokey('20
 SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     $$SELECT codokey('1999-12-31 23:00:00+00'::timestamptz)$$,
     $$SELECT codokey('2100-01-01 00:00:00+00'::timestamptz)$$,
-    $$SELECT 'zz'::codokey$$]) q;
+    $$SELECT 'zz'::codokey$$,
+    $$SELECT codokey_timestamp('zz'::codokey)$$,
+    $$SELECT codokey_precision('zz'::codokey)$$]) q;
 RESET chronoid.codokey_year_zero;
 RESET chronoid.codokey_max_year;
 RESET chronoid.codokey_fraction_max;
 
--- Invalid contexts are rejected when set, or when given.
+-- Each setting is checked alone when set; the pair where a key is made or
+-- read (22023). Settings arrive in any order (logins, parallel workers,
+-- restores), so a pair invalid for a moment is no error.
 SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
-    'SET chronoid.codokey_year_zero = 4000',
-    'SET chronoid.codokey_max_year = 1969',
+    'SET chronoid.codokey_year_zero = 0',
+    'SET chronoid.codokey_max_year = 294277',
     'SET chronoid.codokey_fraction_max = 10',
     'SET chronoid.codokey_fraction_max = 1000000',
     'SET chronoid.codokey_precision = 7',
@@ -70,7 +74,19 @@ SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     $$SELECT codokey(now(), 2, 2000, 1999, 9)$$,
     $$SELECT codokey(now(), 2, 1970, 3265, 50)$$,
     $$SELECT codokey(now(), 7)$$,
-    $$SELECT codokey('infinity'::timestamptz)$$]) q;
+    $$SELECT codokey('infinity'::timestamptz)$$,
+    $$SELECT codokey('infinity'::date)$$]) q;
+SET chronoid.codokey_year_zero = 4000;
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    $$SELECT codokey(now())$$,
+    $$SELECT codokey_timestamp('yj'::codokey)$$,
+    $$SELECT codokey_floor(now())$$,
+    $$SELECT 'yj'::codokey$$]) q;
+SET chronoid.codokey_max_year = 5000;
+SELECT codokey('4321-01-02+00'::timestamptz) AS year_4321, codokey_timestamp(codokey('4321-01-02+00'::timestamptz));
+RESET chronoid.codokey_year_zero;
+SELECT regress.sqlstate_of('SELECT codokey(now())') AS default_year_zero_with_max_5000;
+RESET chronoid.codokey_max_year;
 
 -- Precision: explicit, NULL (the session's), the GUC.
 SELECT codokey('2022-06-15 12:34:56.7+00'::timestamptz) AS default_day,
@@ -80,11 +96,64 @@ SELECT codokey('2022-06-15 12:34:56.7+00'::timestamptz) AS minute, codokey_preci
 RESET chronoid.codokey_precision;
 SELECT codokey(NULL::timestamptz), codokey(NULL::timestamptz, 3);
 
--- Strict text input: length, alphabet, every field's range (22P02).
-SELECT t AS input, regress.try_input(t, 'codokey') AS result FROM unnest(ARRAY[
-    'yjbu', 'YJBU', '', 'y', 'yj0000', 'yj00000000000', 'yj-0', 'yj 0', ' yjb', 'yjé',
-    'zz', 'yjc', 'yjbv', 'ylas', 'ylat', 'ykar', 'ykas', 'yj00o', 'yj0001o', 'yj000001o', 'yj0000000a', 'yj0000000z'
+-- Text input needs no context: it takes every key some valid context can
+-- make (1..15 digits, every field in range for some year and fraction
+-- width), whatever the session's context. Decoding in a context is strict:
+-- length, alphabet and every field's range (22P02).
+SELECT t AS input, regress.try_input(t, 'codokey') AS stored,
+       regress.sqlstate_of(format('SELECT codokey_timestamp(%L::codokey)', t)) AS decoded_in_the_default_context
+FROM unnest(ARRAY[
+    'yjbu', 'YJBU', '', 'y', 'yj0000', 'yj00000000000', 'yj-0', 'yj 0', ' yjb', 'yjé', '0123456789abcdef',
+    'zz', 'yjc', 'yjbv', 'ylas', 'ylat', 'ykar', 'ykas', 'yj00o', 'yj0001o', 'yj000001o', 'yj0000000a', 'yj0000000z',
+    'zzzz', 'zzzzz', 'yjczz'
 ]) t;
+-- Input and receive are IMMUTABLE now that no setting reaches them.
+SELECT proname, provolatile FROM pg_proc WHERE proname IN ('codokey_in', 'codokey_recv', 'codokey_out') ORDER BY 1;
+-- A session with another context stores and prints the same keys.
+SET chronoid.codokey_year_zero = 2000; SET chronoid.codokey_max_year = 2035; SET chronoid.codokey_fraction_max = 999999;
+SELECT 'yjbu'::codokey AS default_context_key, 'yj00000000000'::codokey AS micro_key, 'zz'::codokey AS year_1970;
+RESET chronoid.codokey_year_zero; RESET chronoid.codokey_max_year; RESET chronoid.codokey_fraction_max;
+-- codokey(text, context) checks the key against that context.
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    $$SELECT codokey('yjbu', 1970, 3265, 9)$$,
+    $$SELECT codokey('yj00000000000', 1970, 3265, 9)$$,
+    $$SELECT codokey('yj00000000000', 1970, 3265, 999999)$$]) q;
+
+-- Dates are calendar dates and timestamps wall-clock readings: no
+-- conversion through the session's TimeZone moves a key to another day.
+SET TimeZone = 'Asia/Tokyo';
+SELECT codokey('2022-06-15'::date) AS date_key, codokey('2022-06-15'::date, 0) AS date_year,
+       codokey('2022-06-15'::date, 2, 1970, 3265, 9) AS date_in_context,
+       codokey('2022-06-15 00:30'::timestamp, 2, 1970, 3265, 9) AS wall_clock_in_context,
+       codokey_floor('2022-06-15'::date, 2) AS date_floor, codokey_ceil('2022-06-15'::date, 2) AS date_ceil,
+       codokey_floor('2022-06-15 00:30'::timestamp, 2) AS wall_clock_floor,
+       codokey_ceil('2022-06-15 00:30'::timestamp, 2) AS wall_clock_ceil;
+SELECT codokey('2022-06-15'::date) = codokey('2022-06-15 00:00:00+00'::timestamptz) AS date_is_its_utc_day,
+       codokey('2022-06-15 00:00:00+09'::timestamptz) AS tokyo_midnight_is_june_14_utc;
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    $$SELECT codokey('-infinity'::date, 2, 1970, 3265, 9)$$,
+    $$SELECT codokey_floor('infinity'::timestamp)$$,
+    $$SELECT codokey('0044-03-15 BC'::date, 2)$$]) q;
+SET TimeZone = 'UTC';
+
+-- The last instants PostgreSQL can hold (years 294247 .. 294276 overflow
+-- 64-bit microseconds since 1970): every function, exactly.
+SELECT p, codokey('294276-12-31 23:59:59.999999+00'::timestamptz, p, 1, 294276, 999999) AS key,
+       codokey_timestamp(codokey('294276-12-31 23:59:59.999999+00'::timestamptz, p, 1, 294276, 999999), 1, 294276, 999999) AS decoded
+FROM generate_series(0, 6) p;
+SELECT codokey('294247-06-01+00'::timestamptz, 0, 1, 294276, 9) AS year_294247,
+       codokey('294276-12-31'::date, 2, 1, 294276, 9) AS last_date,
+       codokey('294276-12-31 23:59:59.999999'::timestamp, 6, 1, 294276, 999999) AS last_wall_clock,
+       codokey('0001-01-01 00:00:00+00'::timestamptz, 6, 1, 294276, 999999) AS first_instant,
+       codokey_timestamp(codokey('0001-01-01 00:00:00+00'::timestamptz, 6, 1, 294276, 999999), 1, 294276, 999999) AS first_decoded;
+SET chronoid.codokey_year_zero = 1; SET chronoid.codokey_max_year = 294276;
+SELECT codokey_floor('294276-12-31 23:59:59.999999+00'::timestamptz, 0) AS floor_last_year,
+       codokey_ceil('294276-12-31 23:59:59.999999+00'::timestamptz, 0) AS ceil_last_year,
+       codokey_timestamp('0000'::codokey) AS year_294276, codokey_timestamp('6b2b'::codokey) AS year_1;
+RESET chronoid.codokey_year_zero; RESET chronoid.codokey_max_year;
+
+-- min and max, ordered like the keys (newest first).
+SELECT min(k), max(k) FROM (VALUES ('yjbu'::codokey), ('zz'), ('yj'), ('a0')) v(k);
 
 -- The session's TimeZone changes neither a key nor a decoded instant: the
 -- key is the UTC calendar date. (East of UTC, the reference gets the day wrong.)
@@ -117,7 +186,7 @@ SELECT count(*) AS time_order_mismatches FROM (
 WHERE codokey_timestamp(prev) < codokey_timestamp(k);
 SELECT codokey_send('yjbu');
 
--- Binary I/O round trip; receive validates like text input.
+-- Binary I/O round trip; receive accepts what text input accepts.
 CREATE TABLE ck_bin (k codokey);
 SELECT regress.binary_copy($$SELECT 'yjbu'::codokey UNION ALL SELECT 'zzbun1n1n9'::codokey$$, 'ck_bin');
 -- On disk: a 1-byte header and one byte per digit.
@@ -125,7 +194,8 @@ SELECT k, pg_column_size(k) AS bytes_on_disk FROM ck_bin ORDER BY k;
 SELECT source, regress.binary_copy(source, 'ck_bin') FROM unnest(ARRAY[
     $$SELECT '\x2213'::bytea$$,  -- 'yj', a year key
     $$SELECT '\x2213ff0b'::bytea$$,
-    $$SELECT '\x22130c'::bytea$$]) source;
+    $$SELECT '\x22130c'::bytea$$,  -- 'yjc', a key of a 3-digit-year context
+    $$SELECT '\x23232323'::bytea$$]) source;  -- 'zzzz', a key of no context
 
 -- A period's keys with an index: all keys dated in 2022, of any precision.
 CREATE TABLE ck_events (k codokey, t timestamptz);

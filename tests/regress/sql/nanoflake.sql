@@ -140,16 +140,32 @@ SELECT count(*) AS out_of_order FROM (
     SELECT id < lag(id) OVER (ORDER BY n) AS backwards FROM nf_gen) s WHERE backwards;
 RESET chronoid.node_id;
 
--- GUCs: range, format, and no epoch in the future.
+-- GUCs: the node id's range; the epoch is fixed at server start, and IDs
+-- minted under another epoch are read with an explicit one.
 SET chronoid.node_id = 1024;
 SET chronoid.node_id = -1;
-SET chronoid.nanoflake_epoch = 'yesterday';
-SET chronoid.nanoflake_epoch = '2999-01-01 00:00:00+00';
-SET chronoid.nanoflake_epoch = '2024-01-01 00:00:00+00';
-SELECT nanoflake_timestamp('0'::nanoflake), nanoflake_floor('2024-01-01 00:00:00.001+00');
-SET chronoid.nanoflake_epoch = '2023-12-31 19:00:00-05';
-SELECT nanoflake_timestamp('0'::nanoflake);
-RESET chronoid.nanoflake_epoch;
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    $$SET chronoid.nanoflake_epoch = '2024-01-01 00:00:00+00'$$,
+    $$SELECT set_config('chronoid.nanoflake_epoch', '2024-01-01 00:00:00+00', false)$$,
+    $$ALTER DATABASE chronoid_regress SET chronoid.nanoflake_epoch = '2024-01-01 00:00:00+00'$$,
+    $$ALTER ROLE CURRENT_USER SET chronoid.nanoflake_epoch = '2024-01-01 00:00:00+00'$$,
+    $$RESET chronoid.nanoflake_epoch$$]) q;
+SELECT nanoflake_timestamp('0'::nanoflake) AS server_epoch,
+       nanoflake_timestamp('0'::nanoflake, '2024-01-01 00:00:00+00') AS explicit_epoch,
+       nanoflake_timestamp('2hwcg'::nanoflake, '2023-12-31 19:00:00-05') AS one_ms_after,
+       nanoflake_floor('2024-01-01 00:00:00.001+00', '2024-01-01 00:00:00+00') AS floor_at_epoch,
+       nanoflake_ceil('2024-01-01 00:00:00.001+00', '2024-01-01 00:00:00+00') AS ceil_at_epoch;
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    $$SELECT nanoflake_floor('2023-12-31 23:59:59.999+00', '2024-01-01 00:00:00+00')$$,
+    $$SELECT nanoflake_timestamp('1'::nanoflake, 'infinity')$$]) q;
+SELECT provolatile, count(*) FROM pg_proc
+WHERE proname IN ('nanoflake_timestamp', 'nanoflake_floor', 'nanoflake_ceil') GROUP BY provolatile ORDER BY 1;
+
+-- From integer and smallint as from bigint.
+SELECT 12345::nanoflake AS from_integer, 7::smallint::nanoflake AS from_smallint,
+       12345::nanoflake = 12345::bigint::nanoflake AS same_as_bigint;
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    'SELECT (-1)::nanoflake', 'SELECT (-1)::smallint::nanoflake']) q;
 SELECT name, setting, context FROM pg_settings WHERE name LIKE 'chronoid.%' ORDER BY name;
 
 -- Only superusers (or postgresql.conf) may change the node id or the epoch.
