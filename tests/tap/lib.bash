@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-export PGOPTIONS="-c client_min_messages=warning"
+export PGOPTIONS="-c client_min_messages=warning -c TimeZone=UTC"
 TAP_N=0
 TAP_FAILED=0
 PSQL=(/usr/lib/postgresql/15/bin/psql -h 127.0.0.1 -U postgres -X -q -v ON_ERROR_STOP=1 -At)
@@ -12,6 +12,14 @@ PSQL=(/usr/lib/postgresql/15/bin/psql -h 127.0.0.1 -U postgres -X -q -v ON_ERROR
 # sql [PORT] QUERY: runs QUERY, prints the unaligned result.
 sql_on() { local port=$1; shift; "${PSQL[@]}" -p "$port" -d "${TAP_DB:-postgres}" -c "$@"; }
 sql() { sql_on "$CHRONOID_PORT" "$@"; }
+
+# A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick).
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Fingerprint of a query's rows (md5 of their text, in the query's order).
+rows_md5() { sql "SELECT md5(coalesce(string_agg(r::text, E'\\n'), '')) FROM ($1) r"; }
 
 ok() {
     TAP_N=$((TAP_N + 1))

@@ -19,7 +19,7 @@ is "$(as_owner "SELECT nanoflake_generator(gen_nanoflake()) >= 0, length(gen_scr
 for set in "SET chronoid.node_id = 9" "SET chronoid.nanoflake_epoch = '2021-01-01'" "ALTER SYSTEM SET chronoid.node_id = 9" \
            "ALTER DATABASE chronoid_sec SET chronoid.node_id = 9" "ALTER ROLE chronoid_owner SET chronoid.node_id = 9"; do
     out=$(as_owner "$set")
-    echo "$out" | grep -qE "permission denied|must be superuser"
+    echo "$out" | grep -qE "permission denied|must be superuser|cannot be changed without restarting"
     ok $? "refused to the owner: $set"
 done
 is "$(as_owner "SELECT current_setting('chronoid.node_id')")" "0" "the node id is unchanged"
