@@ -1,15 +1,45 @@
 #!/usr/bin/env bash
-# Installs chronoid 0.1.0 (the released script, sql/versions/), stores data
-# of every type with btree, hash and BRIN indexes, runs ALTER EXTENSION
-# chronoid UPDATE, and checks the data, the indexes and what 0.2.0 added.
+# Installs released versions of chronoid (the scripts in sql/versions/),
+# stores data of every type with btree, hash and BRIN indexes, runs ALTER
+# EXTENSION chronoid UPDATE, and checks the data, the indexes, and that the
+# updated catalog is a fresh install's, function for function. A 0.2.0
+# database holding codokeys made under explicit contexts (which 0.2.0's
+# input rejected in a default session) updates, dumps and restores with
+# every row. (The library is always the current one, so a 0.2.0 catalog
+# already runs the new input function; what the update must carry is the
+# catalog itself: functions, volatility, aggregates, casts.)
 source "$(dirname "$0")/lib.bash"
 
-TAP_DB=postgres sql "DROP DATABASE IF EXISTS chronoid_upgrade"
-TAP_DB=postgres sql "CREATE DATABASE chronoid_upgrade"
-TAP_DB=chronoid_upgrade
+BIN=/usr/lib/postgresql/15/bin
+CURRENT=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml)
+WORK=$CHRONOID_TEST_WORK/upgrade
+mkdir -p "$WORK" && chmod 777 "$WORK"
+recreate() { TAP_DB=postgres sql "DROP DATABASE IF EXISTS $1"; TAP_DB=postgres sql "CREATE DATABASE $1"; }
+version() { TAP_DB=$1 sql "SELECT extversion FROM pg_extension WHERE extname = 'chronoid'"; }
 
+# Every member object with what defines its behaviour: functions with their
+# volatility, strictness, parallel safety, symbol and comment; the rest by
+# description.
+catalog() {
+    TAP_DB=$1 sql "SELECT md5(string_agg(d, E'\n' ORDER BY d)) FROM (
+        SELECT pg_describe_object(e.classid, e.objid, e.objsubid)
+               || coalesce(' ' || (SELECT concat_ws(' ', p.provolatile, p.proisstrict, p.proparallel, p.prosrc, p.probin,
+                                                    pg_get_function_result(p.oid), pg_get_function_arguments(p.oid))
+                                   FROM pg_proc p WHERE e.classid = 'pg_proc'::regclass AND p.oid = e.objid), '')
+               || coalesce(' -- ' || obj_description(e.objid, e.classid::regclass::name), '') AS d
+        FROM pg_depend e
+        WHERE e.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND e.deptype = 'e') s"
+}
+recreate chronoid_fresh
+TAP_DB=chronoid_fresh sql "CREATE EXTENSION chronoid"
+is "$(version chronoid_fresh)" "$CURRENT" "a fresh install is $CURRENT"
+fresh=$(catalog chronoid_fresh)
+
+# From 0.1.0, through every upgrade script.
+recreate chronoid_upgrade
+TAP_DB=chronoid_upgrade
 sql "CREATE EXTENSION chronoid VERSION '0.1.0'"
-is "$(sql "SELECT extversion FROM pg_extension WHERE extname = 'chronoid'")" "0.1.0" "chronoid 0.1.0 installed"
+is "$(version chronoid_upgrade)" "0.1.0" "chronoid 0.1.0 installed"
 sql "$(cat <<'SQL'
 CREATE TABLE t (n int PRIMARY KEY, nf nanoflake DEFAULT gen_nanoflake(), s scru160 DEFAULT gen_scru160(),
                 ck codokey, c caloriosa DEFAULT gen_caloriosa(), u uid60 DEFAULT gen_uid60());
@@ -22,7 +52,7 @@ before=$(sql "SELECT md5(string_agg(concat_ws('|', n, nf, s, ck, c, u), ',' ORDE
 is "$(sql "SELECT count(*) FROM pg_opclass WHERE opcname = 'codokey_minmax_ops'")" "0" "0.1.0 has no BRIN opclass for codokey"
 
 sql "ALTER EXTENSION chronoid UPDATE"
-is "$(sql "SELECT extversion FROM pg_extension WHERE extname = 'chronoid'")" "0.2.0" "updated to 0.2.0"
+is "$(version chronoid_upgrade)" "$CURRENT" "0.1.0 updated to $CURRENT"
 is "$(sql "SELECT md5(string_agg(concat_ws('|', n, nf, s, ck, c, u), ',' ORDER BY n)) FROM t")" "$before" "every stored value unchanged"
 is "$(sql "CREATE EXTENSION amcheck; SELECT count(bt_index_check(c.oid, true)) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = 't'::regclass AND a.amname = 'btree'")" \
     "6" "amcheck passes on the 6 btrees built under 0.1.0"
@@ -31,16 +61,40 @@ is "$(sql "SET enable_seqscan = off; SELECT count(*) FROM t a WHERE EXISTS (SELE
 is "$(sql "INSERT INTO t (n, ck) VALUES (10001, codokey(now())) RETURNING nanoflake_generator(nf) >= 0")" "t" "the generators work after the update"
 is "$(sql "CREATE INDEX t_ck_brin ON t USING brin (ck); SELECT count(*) FROM pg_indexes WHERE indexname = 't_ck_brin'")" "1" \
     "0.2.0's BRIN opclass for codokey is there"
-# The updated catalog matches a fresh 0.2.0 install, object for object.
-TAP_DB=postgres sql "DROP DATABASE IF EXISTS chronoid_fresh"
-TAP_DB=postgres sql "CREATE DATABASE chronoid_fresh"
-objects() {
-    TAP_DB=$1 sql "SELECT md5(string_agg(pg_describe_object(classid, objid, objsubid), ',' ORDER BY pg_describe_object(classid, objid, objsubid)))
-                   FROM pg_depend WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND deptype = 'e'"
-}
-TAP_DB=chronoid_fresh sql "CREATE EXTENSION chronoid"
-is "$(objects chronoid_upgrade)" "$(objects chronoid_fresh)" "an updated 0.1.0 has exactly the objects of a fresh 0.2.0"
+is "$(catalog chronoid_upgrade)" "$fresh" "an updated 0.1.0 has exactly the objects (and function properties) of a fresh $CURRENT"
 
-TAP_DB=postgres sql "DROP DATABASE chronoid_upgrade"
-TAP_DB=postgres sql "DROP DATABASE chronoid_fresh"
+# From 0.2.0, with codokeys of explicit contexts.
+recreate chronoid_upgrade2
+TAP_DB=chronoid_upgrade2
+sql "CREATE EXTENSION chronoid VERSION '0.2.0'"
+is "$(version chronoid_upgrade2)" "0.2.0" "chronoid 0.2.0 installed"
+sql "$(cat <<'SQL'
+CREATE TABLE keys (n int PRIMARY KEY, k codokey NOT NULL);
+INSERT INTO keys VALUES (1, codokey('2024-05-06 07:08:09.123456+00', 6, 1970, 3265, 999999)), (2, codokey(now(), 2)),
+                        (3, codokey('0150-06-01+00'::timestamptz, 4, 1, 9999, 99));
+INSERT INTO keys SELECT 10 + g, codokey(timestamptz '1990-01-01+00' + g * interval '13 hours 1.5 seconds', g % 7, 1970, 3265, 999999)
+FROM generate_series(1, 3000) g;
+INSERT INTO keys SELECT 5000 + g, codokey(timestamptz '2000-01-01+00' + g * interval '3 hours', g % 7, 2000, 2035, 99)
+FROM generate_series(1, 3000) g;
+CREATE INDEX keys_k ON keys (k);
+SQL
+)"
+keys_before=$(rows_md5 "SELECT n, codokey_send(k) FROM keys ORDER BY n")
+sql "ALTER EXTENSION chronoid UPDATE"
+is "$(version chronoid_upgrade2)" "$CURRENT" "0.2.0 updated to $CURRENT"
+is "$(rows_md5 "SELECT n, codokey_send(k) FROM keys ORDER BY n")" "$keys_before" "every key unchanged by the update"
+is "$(sql "SELECT count(*) FROM keys WHERE k::text::codokey = k")" "6003" "every key reads back through text input after the update"
+is "$(catalog chronoid_upgrade2)" "$fresh" "an updated 0.2.0 has exactly the objects (and function properties) of a fresh $CURRENT"
+is "$(sql "SELECT min(k) <= max(k), codokey(date '2022-01-01', 0) FROM keys")" "t|yj" "$CURRENT's functions work in the updated database"
+
+recreate chronoid_upgrade2_restored
+"$BIN/pg_dump" -h 127.0.0.1 -p "$CHRONOID_PORT" -U postgres -Fc -f "$WORK/upgrade2.dump" chronoid_upgrade2
+ok $? "pg_dump of the updated database"
+"$BIN/pg_restore" -h 127.0.0.1 -p "$CHRONOID_PORT" -U postgres -d chronoid_upgrade2_restored --exit-on-error "$WORK/upgrade2.dump"
+ok $? "pg_restore: no error"
+is "$(TAP_DB=chronoid_upgrade2_restored rows_md5 "SELECT n, codokey_send(k) FROM keys ORDER BY n")" "$keys_before" \
+    "the restore has every row, byte for byte"
+is "$(TAP_DB=chronoid_upgrade2_restored sql "CREATE EXTENSION amcheck; SELECT bt_index_check('keys_k', true)")" "" "amcheck passes on the restored index"
+
+for db in chronoid_upgrade chronoid_upgrade2 chronoid_upgrade2_restored chronoid_fresh; do TAP_DB=postgres sql "DROP DATABASE $db"; done
 done_testing
