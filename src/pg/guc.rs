@@ -83,6 +83,15 @@ pub fn define() {
         Vec::new()
     };
 
+    // PostgreSQL lets only a preloaded library define a PGC_POSTMASTER
+    // setting (elsewhere it is FATAL). Without preload no generator mints
+    // nanoflakes (they need shared memory); the epoch then only reads IDs,
+    // and still comes from the server's configuration alone (PGC_SIGHUP).
+    let epoch_context = if at_server_start {
+        pg_sys::GucContext::PGC_POSTMASTER
+    } else {
+        pg_sys::GucContext::PGC_SIGHUP
+    };
     unsafe {
         // A superuser (or the configuration) names the server: whoever can
         // change the node id can make this server repeat another server's
@@ -110,7 +119,7 @@ pub fn define() {
                 .as_ptr(),
             &raw mut NANOFLAKE_EPOCH_TEXT,
             c"2020-01-01 00:00:00+00".as_ptr(),
-            pg_sys::GucContext::PGC_POSTMASTER,
+            epoch_context,
             0,
             Some(check_nanoflake_epoch),
             Some(assign_nanoflake_epoch),
