@@ -23,3 +23,13 @@ fn scru160_generated_in_one_backend_increase() {
 fn scru160_from_short_bytea_is_rejected() {
     Spi::run("SELECT '\\x0102'::bytea::scru160").unwrap();
 }
+
+#[pg_test]
+fn backend_local_state_refuses_reentry_and_recovers() {
+    static STATE: crate::pg::BackendLocal<u32> = crate::pg::BackendLocal::new();
+    // A nested `with` on the same state would alias its `&mut`: an ERROR.
+    let nested = std::panic::catch_unwind(|| STATE.with(|| 1, |_| STATE.with(|| 2, |v| *v)));
+    assert!(nested.is_err());
+    // The outer call's unwinding released the state.
+    assert_eq!(STATE.with(|| 3, |v| { *v += 1; *v }), 2);
+}

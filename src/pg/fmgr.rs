@@ -111,6 +111,9 @@ pub unsafe fn note_abbreviation(ssup: pg_sys::SortSupport, key: u64) {
 /// PostgreSQL's uuid.c heuristic: after 10,000 rows, stop estimating once
 /// the keys are clearly distinct (over 100k), and give up abbreviation when
 /// fewer than one in 2,000 keys differ (time-ordered IDs almost never do).
+/// Guarded: it may write to the log, and tuplesort calls it only now and
+/// then, not per row.
+#[pgrx::pg_guard]
 unsafe extern "C-unwind" fn abbrev_abort(memtupcount: i32, ssup: pg_sys::SortSupport) -> bool {
     unsafe {
         let state = (*ssup).ssup_extra.cast::<AbbrevState>();

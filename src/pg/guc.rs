@@ -190,15 +190,8 @@ pub fn define() {
     if at_server_start {
         refuse_bad_configuration(&configured);
     }
-    // SAFETY: plain GUC API calls.
-    #[cfg(not(any(feature = "pg13", feature = "pg14")))]
-    unsafe {
-        pg_sys::MarkGUCPrefixReserved(c"chronoid".as_ptr())
-    };
-    #[cfg(any(feature = "pg13", feature = "pg14"))]
-    unsafe {
-        pg_sys::EmitWarningsOnPlaceholders(c"chronoid".as_ptr())
-    };
+    // SAFETY: plain GUC API call.
+    unsafe { pg_sys::MarkGUCPrefixReserved(c"chronoid".as_ptr()) };
 }
 
 /// Stops the server over a bad chronoid setting in its configuration, as
@@ -249,9 +242,9 @@ fn unknown_chronoid_placeholders() -> Vec<(String, Option<String>, i32)> {
     // SAFETY: the GUC table is only read, in the postmaster's one thread,
     // during startup; its entries and their strings live for the process.
     unsafe {
-        #[cfg(any(feature = "pg13", feature = "pg14", feature = "pg15"))]
+        #[cfg(feature = "pg15")]
         let (vars, count) = (pg_sys::get_guc_variables(), pg_sys::GetNumConfigOptions());
-        #[cfg(not(any(feature = "pg13", feature = "pg14", feature = "pg15")))]
+        #[cfg(not(feature = "pg15"))]
         let (vars, count) = {
             let mut count: c_int = 0;
             (pg_sys::get_guc_variables(&mut count), count)

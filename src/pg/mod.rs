@@ -115,21 +115,43 @@ pub(crate) use by_reference_fixed_type;
 
 /// State private to one backend process: PostgreSQL backends are
 /// single-threaded, so a static needs no lock, only a guard against
-/// re-entrance (which `with` never allows: its callback gets the state).
-pub struct BackendLocal<T>(std::cell::UnsafeCell<Option<T>>);
+/// re-entrance: `with` hands its callback a `&mut`, and a second `with` on
+/// the same static inside that callback would alias it. That is refused with
+/// an ERROR (the flag is cleared again when the outer call ends, also by an
+/// ERROR unwinding through it).
+pub struct BackendLocal<T> {
+    value: std::cell::UnsafeCell<Option<T>>,
+    in_use: std::cell::Cell<bool>,
+}
 
 // SAFETY: only ever touched by a backend's one thread.
 unsafe impl<T> Sync for BackendLocal<T> {}
 
 impl<T> BackendLocal<T> {
     pub const fn new() -> Self {
-        BackendLocal(std::cell::UnsafeCell::new(None))
+        BackendLocal {
+            value: std::cell::UnsafeCell::new(None),
+            in_use: std::cell::Cell::new(false),
+        }
     }
 
     pub fn with<R>(&self, init: impl FnOnce() -> T, f: impl FnOnce(&mut T) -> R) -> R {
-        // SAFETY: single-threaded, and `f` cannot reach this static again
-        // except through another `with`, which no caller does.
-        let slot = unsafe { &mut *self.0.get() };
+        struct Release<'a>(&'a std::cell::Cell<bool>);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.set(false);
+            }
+        }
+        if self.in_use.replace(true) {
+            error(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                "chronoid: backend-local state used re-entrantly".into(),
+            );
+        }
+        let _release = Release(&self.in_use);
+        // SAFETY: single-threaded, and the flag above makes this the only
+        // live reference until `_release` drops.
+        let slot = unsafe { &mut *self.value.get() };
         f(slot.get_or_insert_with(init))
     }
 }

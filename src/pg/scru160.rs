@@ -233,6 +233,14 @@ pub unsafe extern "C-unwind" fn scru160_hash_extended(
     .into()
 }
 
+// The per-row functions here and in fmgr.rs (comparisons, hashes, the
+// abbreviation converter) are called by PostgreSQL without a pg_guard, so
+// that sorts and index builds pay nothing for one: each only reads its
+// arguments' 20 bytes, compares or hashes them with functions that cannot
+// raise an ERROR (hash_bytes*, addHyperLogLog), allocates nothing, and has no
+// operation that can panic. What can fail (the sortsupport set-up, which
+// allocates; the abort check, which may log) is guarded.
+
 unsafe extern "C-unwind" fn fast_cmp(
     a: pg_sys::Datum,
     b: pg_sys::Datum,
@@ -252,6 +260,9 @@ unsafe extern "C-unwind" fn abbrev_convert(
     pg_sys::Datum::from(key)
 }
 
+/// Guarded: it allocates the abbreviation state in the sort's memory
+/// context, which can raise an ERROR (out of memory).
+#[pgrx::pg_guard]
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn scru160_sortsupport(
     fcinfo: pg_sys::FunctionCallInfo,
