@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DATA=${CHRONOID_BENCH_DATA:-/tmp/chronoid-bench}
-PORT=${CHRONOID_BENCH_PORT:-55440}
+PORT=${CHRONOID_BENCH_PORT:-$(scripts/cluster.sh port)}
 OUT=${CHRONOID_BENCH_OUT:-BENCHMARKS.md}
 SETTINGS=(
     "shared_buffers = '2GB'" "work_mem = '1GB'" "maintenance_work_mem = '2GB'"
@@ -18,7 +18,7 @@ suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey caloriosa_uid60)
 
 bash scripts/setup.sh
-cargo pgrx install --release --pg-config /usr/lib/postgresql/15/bin/pg_config >/dev/null
+scripts/install.sh
 scripts/cluster.sh stop "$DATA" || true
 rm -rf "$DATA"
 scripts/cluster.sh start "$DATA" "$PORT" "${SETTINGS[@]}"

@@ -6,6 +6,7 @@
 #   scripts/cluster.sh start DIR PORT [extra postgresql.conf lines...]
 #   scripts/cluster.sh stop DIR
 #   scripts/cluster.sh psql DIR PORT [psql args...]
+#   scripts/cluster.sh port        a TCP port on 127.0.0.1 nothing listens on
 #
 # CLUSTER_ENV="VAR=value ..." passes environment to the server (tests use it
 # to run the server under libfaketime).
@@ -17,7 +18,12 @@ as_postgres() {
     if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi
 }
 
-cmd=${1:?usage: cluster.sh start|stop|psql DIR [PORT]}
+cmd=${1:?usage: cluster.sh start|stop|psql|port DIR [PORT]}
+if [ "$cmd" = port ]; then
+    # The kernel's pick of a free port, so that clusters never collide with
+    # other servers on the machine (or another run of the tests).
+    exec python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+fi
 dir=${2:?data directory}
 
 case "$cmd" in

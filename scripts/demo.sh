@@ -5,11 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DATA=${CHRONOID_DEMO_DATA:-/tmp/chronoid-demo}
-PORT=${CHRONOID_DEMO_PORT:-55432}
+# The demo cluster keeps the port it was first given; a new one gets a free port.
+if [ -f "$DATA/postgresql.conf" ]; then
+    PORT=$(sed -n 's/^port = \([0-9]*\).*/\1/p' "$DATA/postgresql.conf" | tail -1)
+else
+    PORT=${CHRONOID_DEMO_PORT:-$(scripts/cluster.sh port)}
+fi
 
 bash scripts/setup.sh
 echo "== building and installing chronoid (release)"
-cargo pgrx install --release --pg-config /usr/lib/postgresql/15/bin/pg_config >/dev/null
+scripts/install.sh
 echo "== starting a cluster in $DATA on 127.0.0.1:$PORT"
 scripts/cluster.sh start "$DATA" "$PORT" "chronoid.node_id = 7"
 scripts/cluster.sh psql "$DATA" "$PORT" -q -c "CREATE DATABASE chronoid_demo" 2>/dev/null || true

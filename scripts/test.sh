@@ -14,7 +14,7 @@ PGXS=$(dirname "$($PG_CONFIG --pgxs)")
 PG_REGRESS=$PGXS/../test/regress/pg_regress
 WORK=$(mktemp -d /tmp/chronoid-test.XXXXXX)
 chmod 755 "$WORK"
-PORT=${CHRONOID_TEST_PORT:-55433}
+PORT=${CHRONOID_TEST_PORT:-$(scripts/cluster.sh port)}
 export CHRONOID_TEST_WORK=$WORK
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -29,13 +29,15 @@ bash scripts/setup.sh
 step "unit, property and in-database tests (cargo pgrx test)"
 mkdir -p "$WORK/pgrx" && chown postgres: "$WORK/pgrx"
 # Mutation fuzzing of every decoder: 2,000,000 inputs each (src/core/fuzz.rs).
+# cargo pgrx test copies its build over the installed library in place:
+# unlink that first, so the copy is a new file and servers running the old
+# one keep it (scripts/install.sh says why).
+PG_CONFIG=$PG_CONFIG scripts/install.sh --detach
 CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
     cargo pgrx test pg15 --runas postgres --pgdata "$WORK/pgrx/data"
 
 step "install the release build"
-cargo pgrx install --release --pg-config "$PG_CONFIG" >/dev/null
-# Released install scripts of older versions, for the upgrade test.
-cp sql/versions/chronoid--*.sql "$($PG_CONFIG --sharedir)/extension/"
+PG_CONFIG=$PG_CONFIG scripts/install.sh
 
 step "pg_regress (tests/regress)"
 # The server reads the conformance vectors, so give it a copy it can read.

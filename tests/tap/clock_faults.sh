@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.bash"
 
 DATA=$CHRONOID_TEST_WORK/faketime
-PORT=$((CHRONOID_PORT + 3))
+PORT=$(free_port)
 OFFSET=$CHRONOID_TEST_WORK/faketime.offset
 echo "+0" >"$OFFSET" && chmod 644 "$OFFSET"
 scripts/cluster.sh stop "$DATA"; rm -rf "$DATA"

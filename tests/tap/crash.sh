@@ -11,7 +11,7 @@
 source "$(dirname "$0")/lib.bash"
 
 DATA=$CHRONOID_TEST_WORK/crash
-PORT=$((CHRONOID_PORT + 2))
+PORT=$(free_port)
 scripts/cluster.sh stop "$DATA"; rm -rf "$DATA"
 scripts/cluster.sh start "$DATA" "$PORT" "restart_after_crash = on"
 trap 'scripts/cluster.sh stop "$DATA"' EXIT

@@ -14,9 +14,7 @@ sql_on() { local port=$1; shift; "${PSQL[@]}" -p "$port" -d "${TAP_DB:-postgres}
 sql() { sql_on "$CHRONOID_PORT" "$@"; }
 
 # A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick).
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+free_port() { scripts/cluster.sh port; }
 
 # Fingerprint of a query's rows (md5 of their text, in the query's order).
 rows_md5() { sql "SELECT md5(coalesce(string_agg(r::text, E'\\n'), '')) FROM ($1) r"; }

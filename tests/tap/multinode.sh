@@ -12,8 +12,9 @@ source "$(dirname "$0")/lib.bash"
 
 NODES=4
 PER_NODE=50000
-base=$((CHRONOID_PORT + 10))
-port() { echo $((base + $1)); }
+PORTS=(0)
+for i in $(seq 1 "$NODES"); do PORTS+=("$(free_port)"); done
+port() { echo "${PORTS[$1]}"; }
 dir() { echo "$CHRONOID_TEST_WORK/node$1"; }
 cleanup() { for i in $(seq 1 $NODES); do scripts/cluster.sh stop "$(dir "$i")"; done; }
 trap cleanup EXIT

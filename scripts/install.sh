@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds chronoid and installs it into the PostgreSQL that PG_CONFIG names,
+# without ever rewriting a file in place:
+#
+#   scripts/install.sh [--debug]     build (release unless --debug) and install
+#   scripts/install.sh --detach      only unlink the installed library (below)
+#
+# Environment: PG_CONFIG (default: the system PostgreSQL 15), DESTDIR.
+#
+# Why: a running server maps chronoid.so into every backend. Copying over
+# it (what `cp` and `cargo pgrx install` do: open, truncate, write) changes
+# the pages those backends execute, and they die with SIGSEGV. Each file is
+# instead written beside its destination and renamed over it: a rename
+# swaps the directory entry, running servers keep the old file (inode) they
+# have mapped, and pick up the new one when they restart.
+#
+# --detach unlinks the installed library, for a tool that copies in place
+# (`cargo pgrx test` installs its test build so): the copy then creates a
+# new file instead of rewriting the mapped one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+DESTDIR=${DESTDIR:-}
+pkglibdir=$("$PG_CONFIG" --pkglibdir)
+sharedir=$("$PG_CONFIG" --sharedir)
+major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+
+if [ "${1:-}" = --detach ]; then
+    rm -f "$DESTDIR$pkglibdir/chronoid.so"
+    exit 0
+fi
+
+profile=release
+flags=()
+if [ "${1:-}" = --debug ]; then
+    profile=debug
+    flags+=(--debug)
+fi
+out=target/$profile/chronoid-pg$major
+cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
+    --out-dir "$out" "${flags[@]}" >/dev/null
+
+# put SOURCE DIR: SOURCE into DIR under its own name, by rename.
+put() {
+    local src=$1 dir=$2 name tmp
+    name=$(basename "$src")
+    mkdir -p "$dir"
+    tmp=$(mktemp "$dir/.$name.XXXXXX")
+    cp "$src" "$tmp"
+    chmod 644 "$tmp"
+    [ "${src##*.}" = so ] && chmod 755 "$tmp"
+    mv -f "$tmp" "$dir/$name"
+}
+
+put "$out$pkglibdir/chronoid.so" "$DESTDIR$pkglibdir"
+for f in "$out$sharedir"/extension/chronoid*; do
+    put "$f" "$DESTDIR$sharedir/extension"
+done
+# Released install scripts of earlier versions, for updates from them.
+for f in sql/versions/chronoid--*.sql; do
+    put "$f" "$DESTDIR$sharedir/extension"
+done
+echo "installed chronoid $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml) into $DESTDIR$pkglibdir and $DESTDIR$sharedir/extension"
