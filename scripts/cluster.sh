@@ -12,7 +12,8 @@
 # to run the server under libfaketime).
 set -euo pipefail
 
-BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+BIN=$("$PG_CONFIG" --bindir)
 
 as_postgres() {
     if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi

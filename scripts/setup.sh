@@ -7,7 +7,7 @@
 set -euo pipefail
 
 PGRX_VERSION=0.18.1
-PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 
 log() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 
@@ -46,9 +46,10 @@ if ! cargo pgrx --version 2>/dev/null | grep -q " $PGRX_VERSION\$"; then
     cargo install cargo-pgrx --version "$PGRX_VERSION" --locked --quiet
 fi
 
-if ! grep -qs "^pg15 = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
-    log "cargo pgrx init --pg15 $PG_CONFIG"
-    cargo pgrx init --pg15 "$PG_CONFIG" >/dev/null
+major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+if ! grep -qs "^pg$major = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
+    log "cargo pgrx init --pg$major $PG_CONFIG"
+    cargo pgrx init --pg"$major" "$PG_CONFIG" >/dev/null
 fi
 
 # A binary-protocol client for the tests: psycopg 3 in a virtualenv.

@@ -9,7 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+# Which PostgreSQL: PG_CONFIG (default: the system 15); every script and
+# test below finds its programs through it.
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+BIN=$("$PG_CONFIG" --bindir)
 PGXS=$(dirname "$($PG_CONFIG --pgxs)")
 PG_REGRESS=$PGXS/../test/regress/pg_regress
 WORK=$(mktemp -d /tmp/chronoid-test.XXXXXX)
@@ -34,7 +37,7 @@ mkdir -p "$WORK/pgrx" && chown postgres: "$WORK/pgrx"
 # one keep it (scripts/install.sh says why).
 PG_CONFIG=$PG_CONFIG scripts/install.sh --detach
 CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
-    cargo pgrx test pg15 --runas postgres --pgdata "$WORK/pgrx/data"
+    cargo pgrx test "pg$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" --runas postgres --pgdata "$WORK/pgrx/data"
 
 step "install the release build"
 PG_CONFIG=$PG_CONFIG scripts/install.sh
@@ -45,7 +48,7 @@ cp -r tests/vectors "$WORK/vectors" && chmod -R a+rX "$WORK/vectors"
 export CHRONOID_VECTORS=$WORK/vectors
 scripts/cluster.sh start "$WORK/data" "$PORT"
 mkdir -p "$WORK/regress"
-if ! "$PG_REGRESS" --bindir=/usr/lib/postgresql/15/bin --inputdir=tests/regress \
+if ! "$PG_REGRESS" --bindir="$BIN" --inputdir=tests/regress \
     --outputdir="$WORK/regress" --host=127.0.0.1 --port="$PORT" --user=postgres \
     --dbname=chronoid_regress --schedule=tests/regress/schedule; then
     cat "$WORK/regress/regression.diffs" 2>/dev/null | head -200

@@ -5,7 +5,6 @@
 # the epoch start it; a reload cannot move the epoch.
 source "$(dirname "$0")/lib.bash"
 
-BIN=/usr/lib/postgresql/15/bin
 WORK=$CHRONOID_TEST_WORK/bad_config
 rm -rf "$WORK" && mkdir -p "$WORK" && chown postgres: "$WORK"
 as_postgres() { runuser -u postgres -- "$@"; }

@@ -6,7 +6,6 @@
 # context; amcheck passes on the restored indexes.
 source "$(dirname "$0")/lib.bash"
 
-BIN=/usr/lib/postgresql/15/bin
 WORK=$CHRONOID_TEST_WORK/codokey_restore
 mkdir -p "$WORK" && chmod 777 "$WORK"
 for db in ck_src ck_custom ck_plain ck_copy; do

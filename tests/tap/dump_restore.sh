@@ -5,7 +5,6 @@
 # back in gives the same rows.
 source "$(dirname "$0")/lib.bash"
 
-BIN=/usr/lib/postgresql/15/bin
 WORK=$CHRONOID_TEST_WORK/dump
 mkdir -p "$WORK" && chmod 777 "$WORK"
 for db in chronoid_dump_src chronoid_dump_custom chronoid_dump_plain; do

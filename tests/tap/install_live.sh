@@ -7,7 +7,6 @@
 # dies of a signal.
 source "$(dirname "$0")/lib.bash"
 
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 LIB=$("$PG_CONFIG" --pkglibdir)/chronoid.so
 DATA=$CHRONOID_TEST_WORK/install_live
 PORT=$(free_port)

@@ -10,7 +10,6 @@
 # catalog itself: functions, volatility, aggregates, casts.)
 source "$(dirname "$0")/lib.bash"
 
-BIN=/usr/lib/postgresql/15/bin
 CURRENT=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml)
 WORK=$CHRONOID_TEST_WORK/upgrade
 mkdir -p "$WORK" && chmod 777 "$WORK"
