@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL 15 cluster on a loopback port, owned by the
+# A throwaway PostgreSQL cluster (of the major PG_CONFIG names) on a loopback port, owned by the
 # `postgres` OS user (initdb and pg_ctl refuse to run as root), with chronoid
 # preloaded.
 #
@@ -9,7 +9,7 @@
 #   scripts/cluster.sh port        a TCP port on 127.0.0.1 nothing listens on
 #
 # CLUSTER_ENV="VAR=value ..." passes environment to the server (tests use it
-# to run the server under libfaketime).
+# to run the server under libfaketime); INITDB_OPTS adds initdb options.
 set -euo pipefail
 
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -34,7 +34,8 @@ start)
     mkdir -p "$dir"
     chown postgres: "$dir"
     if [ ! -f "$dir/PG_VERSION" ]; then
-        as_postgres "$BIN/initdb" -D "$dir" -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8 >"$dir.initdb.log" 2>&1 \
+        # shellcheck disable=SC2086
+        as_postgres "$BIN/initdb" -D "$dir" -U postgres --auth=trust --no-sync -E UTF8 --locale=C.UTF-8 ${INITDB_OPTS:-} >"$dir.initdb.log" 2>&1 \
             || { cat "$dir.initdb.log"; exit 1; }
         {
             echo "listen_addresses = '127.0.0.1'"

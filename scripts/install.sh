@@ -5,7 +5,9 @@
 #   scripts/install.sh [--debug]     build (release unless --debug) and install
 #   scripts/install.sh --detach      only unlink the installed library (below)
 #
-# Environment: PG_CONFIG (default: the system PostgreSQL 15), DESTDIR.
+# Environment: PG_CONFIG (default: the system PostgreSQL 15), DESTDIR,
+# CHRONOID_INSTALL_PROFILE (a cargo profile; default release, the tests use
+# the quicker-to-build test-install for majors other than 15).
 #
 # Why: a running server maps chronoid.so into every backend. Copying over
 # it (what `cp` and `cargo pgrx install` do: open, truncate, write) changes
@@ -31,11 +33,11 @@ if [ "${1:-}" = --detach ]; then
     exit 0
 fi
 
-profile=release
-flags=()
+profile=${CHRONOID_INSTALL_PROFILE:-release}
+flags=(--profile "$profile")
 if [ "${1:-}" = --debug ]; then
     profile=debug
-    flags+=(--debug)
+    flags=(--debug)
 fi
 out=target/$profile/chronoid-pg$major
 cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \

@@ -43,7 +43,7 @@ is "$(sql_on "$PORT" "SELECT gen_nanoflake() > '$first'::nanoflake")" "t" "a new
 # What scripts/test.sh does before cargo pgrx test: unlink, then a copy in
 # place (as cargo pgrx install does) creates a new file.
 scripts/install.sh --detach
-cp "$(ls target/release/chronoid-pg*/"$(dirname "$LIB")"/chronoid.so | head -1)" "$LIB"
+cp "$(ls target/"${CHRONOID_INSTALL_PROFILE:-release}"/chronoid-pg*/"$(dirname "$LIB")"/chronoid.so | head -1)" "$LIB"
 [ "$(inode)" != "$running" ] && [ "$(mapped)" = "$running" ]
 ok $? "after --detach, an in-place copy writes a new file; the server still maps its own"
 is "$(ask "SELECT gen_nanoflake() > '$first'::nanoflake;")" "t" "the open session still generates after it"

@@ -24,6 +24,17 @@ EXCEPTION WHEN others THEN
     RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 
+-- The plan of a query, as EXPLAIN (COSTS OFF) lines: for checks that must
+-- read the same on every major (EXPLAIN's wording changes between them).
+CREATE FUNCTION regress.plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        RETURN NEXT line;
+    END LOOP;
+END $$;
+
 -- Writes a query's result as COPY BINARY into the data directory, then reads
 -- that file into `target` through the column type's receive function.
 CREATE FUNCTION regress.binary_copy(source text, target regclass) RETURNS text LANGUAGE plpgsql AS $$
