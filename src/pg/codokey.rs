@@ -1,4 +1,5 @@
-//! SQL functions of the `codokey` type (declared in `sql/codokey.sql`).
+//! SQL functions and settings of the `codokey` type (declared in
+//! `sql/codokey.sql`; its operators and operator classes in `sql/operators.sql`).
 //!
 //! A codokey datum is a varlena laid out exactly like `bytea`: one byte per
 //! base-36 digit, holding the digit's value. Its order is the key's text
@@ -13,13 +14,95 @@
 use std::ffi::CStr;
 
 use pgrx::datum::{Date, Internal, Timestamp, TimestampWithTimeZone};
-use pgrx::pg_sys;
+use pgrx::pg_sys::GucContext;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::{error, error_with_hint, guc, invalid_text_bytes, PallocCString};
-use crate::core::codokey::{Codokey, Context, ContextError, EncodeError, MAX_PRECISION};
-use crate::core::time::PG_EPOCH_UNIX_MS;
+use super::guc::{self, Check, IntSetting, Settings, Startup};
+use super::{error, error_with_hint, invalid_text_bytes, PallocCString};
+use chronoid_formats::codokey::{
+    Codokey, Context, ContextError, EncodeError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION,
+    MAX_YEAR, MIN_YEAR,
+};
+use chronoid_formats::time::PG_EPOCH_UNIX_MS;
+
+// The codokey context and default precision of this session. The context
+// is the application's: any user may set it for a session, a role or a
+// database. Each setting is checked alone; the pair (year zero <= max year)
+// where a key is made or read.
+static YEAR_ZERO: IntSetting = IntSetting::new(DEFAULT_CONTEXT.year_zero());
+static MAX_YEAR_SETTING: IntSetting = IntSetting::new(DEFAULT_CONTEXT.max_year());
+static FRACTION_MAX: IntSetting = IntSetting::new(DEFAULT_CONTEXT.fraction_max() as i32);
+static PRECISION: IntSetting = IntSetting::new(DEFAULT_PRECISION as i32);
+
+pub const SETTINGS: Settings = Settings {
+    names: &[
+        c"chronoid.codokey_year_zero",
+        c"chronoid.codokey_max_year",
+        c"chronoid.codokey_fraction_max",
+        c"chronoid.codokey_precision",
+    ],
+    define: define_settings,
+};
+
+/// A fraction maximum is 10^d - 1 for d = 1..6.
+struct FractionMax;
+
+impl Check<i32> for FractionMax {
+    fn check(value: &i32) -> Result<(), &'static str> {
+        match Context::new(MIN_YEAR, MIN_YEAR, *value as u32) {
+            Err(ContextError::FractionMax) => Err(
+                "The fraction maximum must be 10^d - 1 for d = 1..6: 9, 99, 999, 9999, 99999 or 999999.",
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn define_settings(_: Startup) {
+    const CONTEXT: Option<&CStr> =
+        Some(c"Part of the codokey context; changing it changes every key.");
+    guc::define_int(
+        c"chronoid.codokey_year_zero",
+        c"First year codokeys can represent.",
+        CONTEXT,
+        &YEAR_ZERO,
+        MIN_YEAR,
+        MAX_YEAR,
+        GucContext::PGC_USERSET,
+        None,
+    );
+    guc::define_int(
+        c"chronoid.codokey_max_year",
+        c"Last year codokeys can represent; its countdown from year zero sets the year width.",
+        CONTEXT,
+        &MAX_YEAR_SETTING,
+        MIN_YEAR,
+        MAX_YEAR,
+        GucContext::PGC_USERSET,
+        None,
+    );
+    guc::define_int(
+        c"chronoid.codokey_fraction_max",
+        c"Largest codokey fraction of a second: 9 (tenths), 99, 999, 9999, 99999 or 999999 (microseconds).",
+        CONTEXT,
+        &FRACTION_MAX,
+        9,
+        999_999,
+        GucContext::PGC_USERSET,
+        guc::int_check::<FractionMax>(),
+    );
+    guc::define_int(
+        c"chronoid.codokey_precision",
+        c"Default codokey precision: 0 year, 1 month, 2 day, 3 hour, 4 minute, 5 second, 6 fraction.",
+        None,
+        &PRECISION,
+        0,
+        i32::from(MAX_PRECISION),
+        GucContext::PGC_USERSET,
+        None,
+    );
+}
 
 fn context_error(e: ContextError, whose: &str) -> ! {
     let what = match e {
@@ -40,7 +123,8 @@ fn context_error(e: ContextError, whose: &str) -> ! {
 /// pair cannot be: logins, parallel workers and restores apply them in any
 /// order), and as a combination here, when a key is made or read.
 fn session_context() -> Context {
-    guc::codokey_context().unwrap_or_else(|(e, year_zero, max_year)| {
+    let (year_zero, max_year) = (YEAR_ZERO.get(), MAX_YEAR_SETTING.get());
+    Context::new(year_zero, max_year, FRACTION_MAX.get() as u32).unwrap_or_else(|e| {
         context_error(
             e,
             &format!(
@@ -58,7 +142,7 @@ fn explicit_context(year_zero: i32, max_year: i32, fraction_max: i32) -> Context
 }
 
 fn precision_arg(precision: Option<i32>) -> u8 {
-    let p = precision.unwrap_or(i32::from(guc::codokey_precision()));
+    let p = precision.unwrap_or(PRECISION.get());
     u8::try_from(p)
         .ok()
         .filter(|p| *p <= MAX_PRECISION)
@@ -81,7 +165,7 @@ fn stored(key: &[u8]) -> Codokey {
 
 /// A stored key read in a context it does not belong to is a value that
 /// context cannot represent: 22P02, as if it had been typed in that context.
-fn decode(key: &[u8], ctx: &Context) -> crate::core::codokey::Decoded {
+fn decode(key: &[u8], ctx: &Context) -> chronoid_formats::codokey::Decoded {
     let key = stored(key);
     key.decode(ctx).unwrap_or_else(|_| {
         error_with_hint(
@@ -197,16 +281,7 @@ fn codokey_out(key: &[u8]) -> PallocCString {
 
 #[pg_extern(sql = false)]
 fn codokey_recv(buf: Internal) -> Vec<u8> {
-    let buf = super::recv_buffer(buf);
-    // SAFETY: `buf` is the StringInfo of a receive call; pq_getmsgbytes
-    // checks the length against what remains (08P01 otherwise).
-    let bytes = unsafe {
-        let remaining = ((*buf).len - (*buf).cursor) as usize;
-        std::slice::from_raw_parts(
-            pg_sys::pq_getmsgbytes(buf, remaining as i32).cast::<u8>(),
-            remaining,
-        )
-    };
+    let bytes = super::ffi::recv_rest(buf);
     let key = Codokey::from_storage(bytes)
         .and_then(|k| Codokey::parse_any(k.as_bytes()).ok())
         .unwrap_or_else(|| {
@@ -236,7 +311,11 @@ fn codokey_larger(a: &[u8], b: &[u8]) -> Vec<u8> {
 // so the session-context makers are not STRICT; a NULL value gives NULL.
 
 fn make_in_session(value: &impl CalendarValue, precision: Option<i32>) -> Vec<u8> {
-    encode(&session_context(), value.unix_micros(), precision_arg(precision))
+    encode(
+        &session_context(),
+        value.unix_micros(),
+        precision_arg(precision),
+    )
 }
 
 fn make_in_context(
@@ -306,7 +385,12 @@ fn codokey_encode_date_in_context(
 /// against it. The text is taken as bytes: in a SQL_ASCII or LATIN1 database
 /// it need not be UTF-8, and a bad byte is bad input (22P02), not a crash.
 #[pg_extern(sql = false)]
-fn codokey_parse_in_context(text: &[u8], year_zero: i32, max_year: i32, fraction_max: i32) -> Vec<u8> {
+fn codokey_parse_in_context(
+    text: &[u8],
+    year_zero: i32,
+    max_year: i32,
+    fraction_max: i32,
+) -> Vec<u8> {
     let ctx = explicit_context(year_zero, max_year, fraction_max);
     match Codokey::parse(&ctx, text) {
         Ok(key) => key.to_storage(),

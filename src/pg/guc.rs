@@ -1,194 +1,244 @@
-//! chronoid's configuration parameters.
+//! Helpers for defining chronoid's configuration parameters; each type's
+//! adapter defines its own (`chronoid.node_id` and `chronoid.nanoflake_epoch`
+//! in `nanoflake.rs`, `chronoid.codokey_*` in `codokey.rs`) and lists them in
+//! `ALL` below, so that a bad configured value stops the server.
 //!
-//! The values generators read on every call live in plain statics that
+//! The values generators read on every call live in statics that
 //! PostgreSQL's GUC machinery writes, so reading one costs a load.
 
+use std::cell::UnsafeCell;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use pgrx::pg_sys;
+use pgrx::pg_sys::panic::pgrx_extern_c_guard;
 
-use crate::core::clock::Clock;
-
-use crate::core::codokey::{
-    Context, ContextError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION, MAX_YEAR, MIN_YEAR,
-};
-use crate::core::nanoflake::{DEFAULT_EPOCH_UNIX_MS, MAX_GENERATOR};
-use crate::core::time::parse_utc_instant;
-
-/// `chronoid.node_id`: the nanoflake generator id of this server.
-static mut NODE_ID: c_int = 0;
-
-/// `chronoid.nanoflake_epoch` as the user wrote it, and its value. Fixed at
-/// server start (PGC_POSTMASTER): the shared ticker's (ms, sequence) pairs
-/// are unique server-wide, and only one epoch turns them into unique IDs.
-static mut NANOFLAKE_EPOCH_TEXT: *mut c_char = std::ptr::null_mut();
-static NANOFLAKE_EPOCH_UNIX_MS: AtomicI64 = AtomicI64::new(DEFAULT_EPOCH_UNIX_MS);
-
-/// The codokey context and precision of this session.
-static mut CODOKEY_YEAR_ZERO: c_int = DEFAULT_CONTEXT.year_zero();
-static mut CODOKEY_MAX_YEAR: c_int = DEFAULT_CONTEXT.max_year();
-static mut CODOKEY_FRACTION_MAX: c_int = DEFAULT_CONTEXT.fraction_max() as c_int;
-static mut CODOKEY_PRECISION: c_int = DEFAULT_PRECISION as c_int;
-
-/// The session's codokey context, or why its settings do not make one (with
-/// the year settings, for the message).
-pub fn codokey_context() -> Result<Context, (ContextError, i32, i32)> {
-    // SAFETY: GUC statics, written by the GUC machinery in this thread only.
-    let (year_zero, max_year, fraction_max) =
-        unsafe { (CODOKEY_YEAR_ZERO, CODOKEY_MAX_YEAR, CODOKEY_FRACTION_MAX) };
-    Context::new(year_zero, max_year, fraction_max as u32).map_err(|e| (e, year_zero, max_year))
+/// One type's settings: their names, and the function that defines them.
+pub struct Settings {
+    pub names: &'static [&'static CStr],
+    pub define: fn(Startup),
 }
 
-pub fn codokey_precision() -> u8 {
-    // SAFETY: as above; the range 0..=6 is enforced by DefineCustomIntVariable.
-    unsafe { CODOKEY_PRECISION as u8 }
+/// Every setting chronoid defines, grouped by the type that owns it.
+const ALL: [Settings; 2] = [super::nanoflake::SETTINGS, super::codokey::SETTINGS];
+
+/// Whether the settings are defined while the server starts (the library is
+/// preloaded) or later, when a session first loads it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Startup {
+    Preloaded,
+    Session,
 }
 
-pub fn node_id() -> u16 {
-    // SAFETY: written only by the GUC machinery, in this backend's one thread;
-    // the range 0..=1023 is enforced by DefineCustomIntVariable.
-    unsafe { NODE_ID as u16 }
+/// An integer setting's variable; the default is given once, here.
+pub struct IntSetting {
+    value: UnsafeCell<c_int>,
 }
 
-pub fn nanoflake_epoch_unix_ms() -> i64 {
-    NANOFLAKE_EPOCH_UNIX_MS.load(Ordering::Relaxed)
+// SAFETY: written only by PostgreSQL's GUC machinery, and read, in a
+// backend's one thread.
+unsafe impl Sync for IntSetting {}
+
+impl IntSetting {
+    pub const fn new(default: i32) -> Self {
+        IntSetting {
+            value: UnsafeCell::new(default),
+        }
+    }
+
+    pub fn get(&self) -> i32 {
+        // SAFETY: see `Sync` above; the GUC machinery writes whole ints.
+        unsafe { *self.value.get() }
+    }
 }
 
-/// Every setting chronoid defines.
-const SETTINGS: [&CStr; 6] = [
-    c"chronoid.node_id",
-    c"chronoid.nanoflake_epoch",
-    c"chronoid.codokey_year_zero",
-    c"chronoid.codokey_max_year",
-    c"chronoid.codokey_fraction_max",
-    c"chronoid.codokey_precision",
-];
+/// A string setting that holds an `i64` parsed from its text (the nanoflake
+/// epoch): PostgreSQL keeps the text, the assign hook the parsed value.
+pub struct ParsedSetting {
+    text: UnsafeCell<*mut c_char>,
+    value: AtomicI64,
+}
 
+// SAFETY: as for IntSetting; the parsed value is atomic.
+unsafe impl Sync for ParsedSetting {}
+
+impl ParsedSetting {
+    pub const fn new(default: i64) -> Self {
+        ParsedSetting {
+            text: UnsafeCell::new(std::ptr::null_mut()),
+            value: AtomicI64::new(default),
+        }
+    }
+
+    pub fn get(&self) -> i64 {
+        self.value.load(Ordering::Relaxed)
+    }
+}
+
+/// A rule a setting's value must follow, checked by PostgreSQL before it is
+/// set: `Err` carries the DETAIL of the error.
+pub trait Check<T: ?Sized> {
+    fn check(value: &T) -> Result<(), &'static str>;
+}
+
+/// A `ParsedSetting` and how it reads its text (`Err` carries the DETAIL).
+pub trait Parsed {
+    fn setting() -> &'static ParsedSetting;
+    fn parse(text: &str) -> Result<i64, &'static str>;
+}
+
+/// Defines an integer setting whose default is the variable's initial value.
+#[allow(clippy::too_many_arguments)]
+pub fn define_int(
+    name: &'static CStr,
+    short: &'static CStr,
+    long: Option<&'static CStr>,
+    variable: &'static IntSetting,
+    min: i32,
+    max: i32,
+    context: pg_sys::GucContext::Type,
+    check: pg_sys::GucIntCheckHook,
+) {
+    // SAFETY: the strings and the variable live for the process, as
+    // PostgreSQL requires of a custom setting's.
+    unsafe {
+        pg_sys::DefineCustomIntVariable(
+            name.as_ptr(),
+            short.as_ptr(),
+            long.map_or(std::ptr::null(), CStr::as_ptr),
+            variable.value.get(),
+            variable.get(),
+            min,
+            max,
+            context,
+            0,
+            check,
+            None,
+            None,
+        );
+    }
+}
+
+/// Defines the string setting of `P`; its default is `default`, spelt as
+/// the configuration would.
+pub fn define_parsed<P: Parsed>(
+    name: &'static CStr,
+    short: &'static CStr,
+    long: &'static CStr,
+    default: String,
+    context: pg_sys::GucContext::Type,
+) {
+    let variable = P::setting();
+    // PostgreSQL keeps the boot value's pointer (for RESET): it must live
+    // as long as the process, so it is leaked, once.
+    let default = CString::new(default).expect("no NUL").into_raw();
+    // SAFETY: as for define_int; the hooks are instantiated for `P`.
+    unsafe {
+        pg_sys::DefineCustomStringVariable(
+            name.as_ptr(),
+            short.as_ptr(),
+            long.as_ptr(),
+            variable.text.get(),
+            default,
+            context,
+            0,
+            Some(check_parsed::<P>),
+            Some(assign_parsed::<P>),
+            None,
+        );
+    }
+}
+
+/// The check hook of an integer setting that follows `C`.
+pub fn int_check<C: Check<i32>>() -> pg_sys::GucIntCheckHook {
+    Some(check_int::<C>)
+}
+
+unsafe extern "C-unwind" fn check_int<C: Check<i32>>(
+    newval: *mut c_int,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: PostgreSQL passes the proposed value; the guard turns an
+    // ERROR raised by pstrdup into a longjmp PostgreSQL expects.
+    unsafe { pgrx_extern_c_guard(|| report(C::check(&*newval))) }
+}
+
+unsafe extern "C-unwind" fn check_parsed<P: Parsed>(
+    newval: *mut *mut c_char,
+    _extra: *mut *mut c_void,
+    _source: pg_sys::GucSource::Type,
+) -> bool {
+    // SAFETY: PostgreSQL passes the proposed value, a NUL-terminated string.
+    unsafe {
+        pgrx_extern_c_guard(|| {
+            let text = CStr::from_ptr(*newval).to_string_lossy();
+            report(P::parse(&text).map(|_| ()))
+        })
+    }
+}
+
+unsafe extern "C-unwind" fn assign_parsed<P: Parsed>(newval: *const c_char, _extra: *mut c_void) {
+    // SAFETY: PostgreSQL passes the value it checked, a NUL-terminated string.
+    unsafe {
+        pgrx_extern_c_guard(|| {
+            let text = CStr::from_ptr(newval).to_string_lossy();
+            if let Ok(value) = P::parse(&text) {
+                P::setting().value.store(value, Ordering::Relaxed);
+            }
+        })
+    }
+}
+
+/// `true` for Ok; for Err, sets the DETAIL PostgreSQL reports with its
+/// "invalid value for parameter" message.
+fn report(result: Result<(), &'static str>) -> bool {
+    match result {
+        Ok(()) => true,
+        Err(detail) => {
+            let detail = CString::new(detail).unwrap_or_default();
+            // SAFETY: GUC_check_errdetail_string is read by PostgreSQL right
+            // after the hook returns; pstrdup copies into the current memory
+            // context as it expects.
+            unsafe { pg_sys::GUC_check_errdetail_string = pg_sys::pstrdup(detail.as_ptr()) };
+            false
+        }
+    }
+}
+
+/// Defines every setting. In the postmaster (shared_preload_libraries), a
+/// bad configured value or an unknown `chronoid.*` name stops the server.
 pub fn define() {
-    // In the postmaster (shared_preload_libraries), what the server's
-    // configuration says for our settings is still a placeholder string;
-    // remember it before defining them replaces it.
-    let at_server_start = unsafe { pg_sys::process_shared_preload_libraries_in_progress };
-    let configured: Vec<(&CStr, CString)> = if at_server_start {
-        SETTINGS
-            .iter()
-            .filter_map(|&name| {
+    // SAFETY: a flag PostgreSQL sets while it loads preloaded libraries.
+    let preloaded = unsafe { pg_sys::process_shared_preload_libraries_in_progress };
+    let names = ALL
+        .iter()
+        .flat_map(|settings| settings.names.iter().copied());
+    // What the server's configuration says for our settings is still a
+    // placeholder string; remember it before defining them replaces it.
+    let configured: Vec<(&CStr, CString)> = if preloaded {
+        names
+            .clone()
+            .filter_map(|name| {
                 // SAFETY: a read of the GUC table; NULL when nothing set it.
                 let value = unsafe { pg_sys::GetConfigOption(name.as_ptr(), true, false) };
+                // SAFETY: a non-NULL value is a NUL-terminated string.
                 (!value.is_null()).then(|| (name, unsafe { CStr::from_ptr(value) }.to_owned()))
             })
             .collect()
     } else {
         Vec::new()
     };
-
-    // PostgreSQL lets only a preloaded library define a PGC_POSTMASTER
-    // setting (elsewhere it is FATAL). Without preload no generator mints
-    // nanoflakes (they need shared memory); the epoch then only reads IDs,
-    // and still comes from the server's configuration alone (PGC_SIGHUP).
-    let epoch_context = if at_server_start {
-        pg_sys::GucContext::PGC_POSTMASTER
+    let startup = if preloaded {
+        Startup::Preloaded
     } else {
-        pg_sys::GucContext::PGC_SIGHUP
+        Startup::Session
     };
-    unsafe {
-        // A superuser (or the configuration) names the server: whoever can
-        // change the node id can make this server repeat another server's
-        // IDs. Within one server no node id can cause a repeat: the shared
-        // ticker never hands out one (ms, sequence) twice.
-        pg_sys::DefineCustomIntVariable(
-            c"chronoid.node_id".as_ptr(),
-            c"Generator id (0..1023) that gen_nanoflake() puts in every ID.".as_ptr(),
-            c"Give every server that generates nanoflakes for one application its own id.".as_ptr(),
-            &raw mut NODE_ID,
-            0,
-            0,
-            c_int::from(MAX_GENERATOR),
-            pg_sys::GucContext::PGC_SUSET,
-            0,
-            None,
-            None,
-            None,
-        );
-        pg_sys::DefineCustomStringVariable(
-            c"chronoid.nanoflake_epoch".as_ptr(),
-            c"The instant nanoflake timestamps count from; fixed at server start.".as_ptr(),
-            c"An absolute instant such as '2020-01-01 00:00:00+00', '2020-01-01T00:00:00Z' or \
-              '2020-01-01 00:00:00 UTC' (UTC unless an offset is given); not in the future."
-                .as_ptr(),
-            &raw mut NANOFLAKE_EPOCH_TEXT,
-            c"2020-01-01 00:00:00+00".as_ptr(),
-            epoch_context,
-            0,
-            Some(check_nanoflake_epoch),
-            Some(assign_nanoflake_epoch),
-            None,
-        );
-        // The codokey context is the application's: any user may set it for
-        // a session, a role or a database. Each setting is checked alone;
-        // the pair (year zero <= max year) where a key is made or read.
-        pg_sys::DefineCustomIntVariable(
-            c"chronoid.codokey_year_zero".as_ptr(),
-            c"First year codokeys can represent.".as_ptr(),
-            c"Part of the codokey context; changing it changes every key.".as_ptr(),
-            &raw mut CODOKEY_YEAR_ZERO,
-            DEFAULT_CONTEXT.year_zero(),
-            MIN_YEAR,
-            MAX_YEAR,
-            pg_sys::GucContext::PGC_USERSET,
-            0,
-            None,
-            None,
-            None,
-        );
-        pg_sys::DefineCustomIntVariable(
-            c"chronoid.codokey_max_year".as_ptr(),
-            c"Last year codokeys can represent; its countdown from year zero sets the year width."
-                .as_ptr(),
-            c"Part of the codokey context; changing it changes every key.".as_ptr(),
-            &raw mut CODOKEY_MAX_YEAR,
-            DEFAULT_CONTEXT.max_year(),
-            MIN_YEAR,
-            MAX_YEAR,
-            pg_sys::GucContext::PGC_USERSET,
-            0,
-            None,
-            None,
-            None,
-        );
-        pg_sys::DefineCustomIntVariable(
-            c"chronoid.codokey_fraction_max".as_ptr(),
-            c"Largest codokey fraction of a second: 9 (tenths), 99, 999, 9999, 99999 or 999999 (microseconds).".as_ptr(),
-            c"Part of the codokey context; changing it changes every key.".as_ptr(),
-            &raw mut CODOKEY_FRACTION_MAX,
-            DEFAULT_CONTEXT.fraction_max() as c_int,
-            9,
-            999_999,
-            pg_sys::GucContext::PGC_USERSET,
-            0,
-            Some(check_codokey_fraction_max),
-            None,
-            None,
-        );
-        pg_sys::DefineCustomIntVariable(
-            c"chronoid.codokey_precision".as_ptr(),
-            c"Default codokey precision: 0 year, 1 month, 2 day, 3 hour, 4 minute, 5 second, 6 fraction.".as_ptr(),
-            std::ptr::null(),
-            &raw mut CODOKEY_PRECISION,
-            c_int::from(DEFAULT_PRECISION),
-            0,
-            c_int::from(MAX_PRECISION),
-            pg_sys::GucContext::PGC_USERSET,
-            0,
-            None,
-            None,
-            None,
-        );
+    for settings in &ALL {
+        (settings.define)(startup);
     }
-
-    if at_server_start {
-        refuse_bad_configuration(&configured);
+    if preloaded {
+        refuse_bad_configuration(&configured, &names.collect::<Vec<_>>());
     }
     // SAFETY: plain GUC API call.
     unsafe { pg_sys::MarkGUCPrefixReserved(c"chronoid".as_ptr()) };
@@ -199,7 +249,7 @@ pub fn define() {
 /// warns about a bad configured value and falls back to the default, which
 /// would mint IDs as node 0 or under the wrong epoch; and a misspelt name
 /// would be dropped with a warning.
-fn refuse_bad_configuration(configured: &[(&CStr, CString)]) {
+fn refuse_bad_configuration(configured: &[(&CStr, CString)], names: &[&CStr]) {
     for (name, value) in configured {
         // Validation only (changeVal = false), at FATAL: PostgreSQL's own
         // message ("... is outside the valid range for parameter ...",
@@ -223,15 +273,13 @@ fn refuse_bad_configuration(configured: &[(&CStr, CString)]) {
             Some(file) => format!(" in file \"{file}\" line {line}"),
             None => String::new(),
         };
+        let known: Vec<_> = names.iter().map(|s| s.to_string_lossy()).collect();
         pgrx::pg_sys::panic::ErrorReport::new(
             pgrx::PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
             format!("unrecognized configuration parameter \"{name}\"{place}"),
             "chronoid",
         )
-        .set_hint(&format!(
-            "chronoid's settings are {}.",
-            SETTINGS.map(|s| s.to_string_lossy().into_owned()).join(", ")
-        ))
+        .set_hint(format!("chronoid's settings are {}.", known.join(", ")))
         .report(pgrx::PgLogLevel::FATAL);
     }
 }
@@ -256,61 +304,14 @@ fn unknown_chronoid_placeholders() -> Vec<(String, Option<String>, i32)> {
                 let name = CStr::from_ptr(var.name).to_string_lossy().into_owned();
                 let prefixed = name.len() > 9 && name[..9].eq_ignore_ascii_case("chronoid.");
                 prefixed.then(|| {
-                    let file = (!var.sourcefile.is_null())
-                        .then(|| CStr::from_ptr(var.sourcefile).to_string_lossy().into_owned());
+                    let file = (!var.sourcefile.is_null()).then(|| {
+                        CStr::from_ptr(var.sourcefile)
+                            .to_string_lossy()
+                            .into_owned()
+                    });
                     (name, file, var.sourceline)
                 })
             })
             .collect()
     }
-}
-
-unsafe fn set_check_detail(detail: &str) {
-    let detail = std::ffi::CString::new(detail).unwrap_or_default();
-    unsafe { pg_sys::GUC_check_errdetail_string = pg_sys::pstrdup(detail.as_ptr()) };
-}
-
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn check_nanoflake_epoch(
-    newval: *mut *mut c_char,
-    _extra: *mut *mut c_void,
-    _source: pg_sys::GucSource::Type,
-) -> bool {
-    let text = unsafe { CStr::from_ptr(*newval) }.to_string_lossy();
-    let Some(epoch) = parse_utc_instant(&text) else {
-        unsafe {
-            set_check_detail(
-                "Expected an absolute instant such as \"2020-01-01 00:00:00+00\", \"2020-01-01T00:00:00Z\" or \"2020-01-01 00:00:00 UTC\".",
-            )
-        };
-        return false;
-    };
-    if epoch > super::SystemClock.now_ms() as i64 {
-        unsafe { set_check_detail("The nanoflake epoch must not lie in the future.") };
-        return false;
-    }
-    true
-}
-
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn assign_nanoflake_epoch(newval: *const c_char, _extra: *mut c_void) {
-    let text = unsafe { CStr::from_ptr(newval) }.to_string_lossy();
-    if let Some(epoch) = parse_utc_instant(&text) {
-        NANOFLAKE_EPOCH_UNIX_MS.store(epoch, Ordering::Relaxed);
-    }
-}
-
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn check_codokey_fraction_max(
-    newval: *mut c_int,
-    _extra: *mut *mut c_void,
-    _source: pg_sys::GucSource::Type,
-) -> bool {
-    if Context::new(MIN_YEAR, MIN_YEAR, unsafe { *newval } as u32) == Err(ContextError::FractionMax) {
-        unsafe {
-            set_check_detail("The fraction maximum must be 10^d - 1 for d = 1..6: 9, 99, 999, 9999, 99999 or 999999.")
-        };
-        return false;
-    }
-    true
 }

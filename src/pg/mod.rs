@@ -1,14 +1,18 @@
-//! The SQL face of the core formats: one thin adapter per type, plus what
-//! they share (datum plumbing, error reports, the clock, GUCs, shared memory).
+//! The SQL face of the formats crate (`chronoid_formats`): one thin adapter
+//! per type, plus what they share: datum plumbing and error reports (here),
+//! the epoch + ticker adapter (`ticked`), C declarations (`ffi`), fast fmgr
+//! functions (`fmgr`), setting helpers (`guc`), shared memory and the RNG.
 
 pub mod caloriosa;
 pub mod codokey;
+pub mod ffi;
 pub mod fmgr;
 pub mod guc;
 pub mod nanoflake;
 pub mod random;
 pub mod scru160;
 pub mod shmem;
+pub mod ticked;
 pub mod uid60;
 
 use std::ffi::CStr;
@@ -18,27 +22,46 @@ use pgrx::pg_sys;
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::{PgLogLevel, PgSqlErrorCode};
 
-use crate::core::clock::Clock;
-use crate::core::time::{pg_usec_to_unix_ms, unix_ms_to_pg_usec};
+use chronoid_formats::clock::Clock;
+use chronoid_formats::time::{pg_usec_to_unix_ms, unix_ms_to_pg_usec};
+
+/// A formats-crate value as a SQL datum. The value types live in another
+/// crate, so pgrx's datum traits are implemented for this wrapper (by the
+/// macros below); it dereferences to the value.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[repr(transparent)]
+pub struct Sql<T>(pub T);
+
+impl<T> std::ops::Deref for Sql<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 /// How any of our value types crosses pgrx's call boundary, given its
 /// `FromDatum` and `IntoDatum`.
 macro_rules! datum_abi {
     ($ty:ty, $sql:literal) => {
+        // SAFETY: the datum traits below read and write exactly the type's
+        // representation, and SQL declares every function STRICT.
         unsafe impl<'fcx> ::pgrx::callconv::ArgAbi<'fcx> for $ty {
             unsafe fn unbox_arg_unchecked(arg: ::pgrx::callconv::Arg<'_, 'fcx>) -> Self {
                 let index = arg.index();
+                // SAFETY: pgrx calls this with an argument of our SQL type.
                 unsafe { arg.unbox_arg_using_from_datum() }
                     .unwrap_or_else(|| panic!("argument {index} must not be null"))
             }
         }
 
+        // SAFETY: returns the datum `IntoDatum` built for our SQL type.
         unsafe impl ::pgrx::callconv::BoxRet for $ty {
             unsafe fn box_into<'fcx>(
                 self,
                 fcinfo: &mut ::pgrx::callconv::FcInfo<'fcx>,
             ) -> ::pgrx::datum::Datum<'fcx> {
                 let datum = ::pgrx::datum::IntoDatum::into_datum(self).expect("not null");
+                // SAFETY: a datum of the function's declared return type.
                 unsafe { fcinfo.return_raw_datum(datum) }
             }
         }
@@ -53,28 +76,28 @@ pub(crate) use datum_abi;
 /// these impls only move the 64 bits in and out).
 macro_rules! by_value_8_byte_type {
     ($ty:ty, $sql:literal, to_bits: $to:expr, from_bits: $from:expr) => {
-        impl ::pgrx::datum::FromDatum for $ty {
+        impl ::pgrx::datum::FromDatum for $crate::pg::Sql<$ty> {
             unsafe fn from_polymorphic_datum(
                 datum: ::pgrx::pg_sys::Datum,
                 is_null: bool,
                 _typoid: ::pgrx::pg_sys::Oid,
             ) -> Option<Self> {
                 let from: fn(i64) -> $ty = $from;
-                (!is_null).then(|| from(datum.value() as i64))
+                (!is_null).then(|| $crate::pg::Sql(from(datum.value() as i64)))
             }
         }
 
-        impl ::pgrx::datum::IntoDatum for $ty {
+        impl ::pgrx::datum::IntoDatum for $crate::pg::Sql<$ty> {
             fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
                 let to: fn($ty) -> i64 = $to;
-                Some(::pgrx::pg_sys::Datum::from(to(self)))
+                Some(::pgrx::pg_sys::Datum::from(to(self.0)))
             }
             fn type_oid() -> ::pgrx::pg_sys::Oid {
                 ::pgrx::wrappers::regtypein($sql)
             }
         }
 
-        $crate::pg::datum_abi!($ty, $sql);
+        $crate::pg::datum_abi!($crate::pg::Sql<$ty>, $sql);
     };
 }
 pub(crate) use by_value_8_byte_type;
@@ -83,23 +106,30 @@ pub(crate) use by_value_8_byte_type;
 /// datum points to `$len` bytes, which a returned value gets in palloc'd memory.
 macro_rules! by_reference_fixed_type {
     ($ty:ty, $sql:literal, $len:expr, to_bytes: $to:expr, from_bytes: $from:expr) => {
-        impl ::pgrx::datum::FromDatum for $ty {
+        impl ::pgrx::datum::FromDatum for $crate::pg::Sql<$ty> {
             unsafe fn from_polymorphic_datum(
                 datum: ::pgrx::pg_sys::Datum,
                 is_null: bool,
                 _typoid: ::pgrx::pg_sys::Oid,
             ) -> Option<Self> {
                 let from: fn([u8; $len]) -> $ty = $from;
-                (!is_null).then(|| from(unsafe { *datum.cast_mut_ptr::<[u8; $len]>() }))
+                // SAFETY: a non-null datum of the type points to its $len bytes.
+                (!is_null).then(|| {
+                    $crate::pg::Sql(from(*unsafe {
+                        $crate::pg::fmgr::fixed_bytes::<$len>(datum)
+                    }))
+                })
             }
         }
 
-        impl ::pgrx::datum::IntoDatum for $ty {
+        impl ::pgrx::datum::IntoDatum for $crate::pg::Sql<$ty> {
             fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
                 let to: fn(&$ty) -> &[u8; $len] = $to;
+                // SAFETY: palloc returns $len writable bytes (or raises an
+                // ERROR), which become the returned datum.
                 unsafe {
                     let ptr = ::pgrx::pg_sys::palloc($len).cast::<[u8; $len]>();
-                    ptr.write(*to(&self));
+                    ptr.write(*to(&self.0));
                     Some(::pgrx::pg_sys::Datum::from(ptr))
                 }
             }
@@ -108,7 +138,7 @@ macro_rules! by_reference_fixed_type {
             }
         }
 
-        $crate::pg::datum_abi!($ty, $sql);
+        $crate::pg::datum_abi!($crate::pg::Sql<$ty>, $sql);
     };
 }
 pub(crate) use by_reference_fixed_type;
@@ -163,6 +193,8 @@ pub struct PallocCString(std::ptr::NonNull<std::ffi::c_char>);
 impl PallocCString {
     pub fn new(text: &[u8]) -> Self {
         debug_assert!(!text.contains(&0));
+        // SAFETY: palloc returns len + 1 writable bytes (or raises an ERROR);
+        // the text and its terminator fill them.
         unsafe {
             let ptr = pg_sys::palloc(text.len() + 1).cast::<u8>();
             ptr.copy_from_nonoverlapping(text.as_ptr(), text.len());
@@ -172,11 +204,13 @@ impl PallocCString {
     }
 }
 
+// SAFETY: a cstring datum is a pointer to a NUL-terminated palloc'd string.
 unsafe impl pgrx::callconv::BoxRet for PallocCString {
     unsafe fn box_into<'fcx>(
         self,
         fcinfo: &mut pgrx::callconv::FcInfo<'fcx>,
     ) -> pgrx::datum::Datum<'fcx> {
+        // SAFETY: the function returns cstring.
         unsafe { fcinfo.return_raw_datum(pg_sys::Datum::from(self.0.as_ptr())) }
     }
 }
@@ -244,22 +278,6 @@ pub fn error_with_hint(code: PgSqlErrorCode, message: String, hint: &str) -> ! {
     unreachable!("ERROR does not return")
 }
 
-/// The message buffer a receive function is given.
-pub fn recv_buffer(buf: pgrx::datum::Internal) -> *mut pg_sys::StringInfoData {
-    buf.unwrap()
-        .expect("receive buffer")
-        .cast_mut_ptr::<pg_sys::StringInfoData>()
-}
-
-/// Reads the 8 bytes of a binary-protocol value (network byte order).
-///
-/// # Safety
-/// `buf` must be the `StringInfo` PostgreSQL passed to a receive function.
-pub unsafe fn recv_i64(buf: pgrx::datum::Internal) -> i64 {
-    // pq_getmsgint64 raises 08P01 itself when fewer than 8 bytes remain.
-    unsafe { pg_sys::pq_getmsgint64(recv_buffer(buf)) }
-}
-
 /// The unix millisecond a `timestamptz` falls in; infinities have none.
 pub fn timestamptz_unix_ms(ts: TimestampWithTimeZone, type_name: &str) -> i64 {
     if !ts.is_finite() {
@@ -285,7 +303,7 @@ pub fn unix_ms_timestamptz(ms: i64) -> TimestampWithTimeZone {
 /// A generator gave up on a clock that stayed behind its last ID.
 pub fn clock_behind(
     type_name: &str,
-    behind: crate::core::ticker::ClockBehind,
+    behind: chronoid_formats::ticker::ClockBehind,
     max_wait_ms: u64,
 ) -> ! {
     error(
@@ -305,25 +323,19 @@ pub fn timestamp_out_of_range(type_name: &str, ts: TimestampWithTimeZone, range:
     )
 }
 
-/// The system clock as generators see it: CLOCK_REALTIME for the time,
-/// CLOCK_MONOTONIC for how long they waited, and a wait that spins for the
-/// next millisecond but sleeps (and honours query cancel) when the clock is
+/// The system clock as generators in a backend see it: the formats crate's
+/// `SystemClock` for the time, and a wait that spins for the next
+/// millisecond but sleeps (and honours query cancel) when the clock is
 /// further behind.
-pub struct SystemClock;
+pub struct BackendClock;
 
-impl Clock for SystemClock {
+impl Clock for BackendClock {
     fn now_ms(&mut self) -> u64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64)
+        chronoid_formats::clock::SystemClock.now_ms()
     }
 
     fn monotonic_ms(&mut self) -> u64 {
-        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        START
-            .get_or_init(std::time::Instant::now)
-            .elapsed()
-            .as_millis() as u64
+        chronoid_formats::clock::SystemClock.monotonic_ms()
     }
 
     fn wait(&mut self, now_ms: u64, until_ms: u64) {
@@ -333,6 +345,7 @@ impl Clock for SystemClock {
                 std::hint::spin_loop();
             }
         } else {
+            // SAFETY: a plain sleep; cancellation is checked above.
             unsafe { pg_sys::pg_usleep(1000) };
         }
     }

@@ -1,16 +1,27 @@
-//! SQL functions of the `nanoflake` type. The type, its operators and operator
-//! classes are declared in `sql/nanoflake.sql`; comparison and hashing reuse
-//! PostgreSQL's own `int8` functions, since a nanoflake datum is an int8 datum.
+//! SQL functions and settings of the `nanoflake` type (declared in
+//! `sql/nanoflake.sql`; its operators and operator classes in
+//! `sql/operators.sql`). The shared shape of the epoch + ticker types is in
+//! `ticked.rs`; here is what only nanoflake has: base-36 text, a node id and
+//! an epoch that the server's configuration sets, and reading IDs under
+//! another epoch.
 
 use std::ffi::CStr;
 
-use pgrx::datum::{Internal, TimestampWithTimeZone};
+use pgrx::datum::TimestampWithTimeZone;
+use pgrx::pg_sys::GucContext;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::{error, guc, invalid_text, shmem, text_out_of_range, SystemClock};
-use crate::core::base36;
-use crate::core::nanoflake::{GenerateError, Nanoflake, ParseError, MAX_TIMESTAMP};
+use super::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
+use super::ticked::{self, ticked_functions, TickedSqlType};
+use super::{error, invalid_text, shmem, text_out_of_range, BackendClock, PallocCString, Sql};
+use chronoid_formats::base36;
+use chronoid_formats::clock::Clock;
+use chronoid_formats::nanoflake::{
+    Nanoflake, NanoflakeTicker, ParseError, DEFAULT_EPOCH_UNIX_MS, MAX_GENERATOR, MAX_TIMESTAMP,
+};
+use chronoid_formats::ticked::GenerateError;
+use chronoid_formats::time::{format_utc_instant, parse_utc_instant};
 
 super::by_value_8_byte_type!(
     Nanoflake, "nanoflake",
@@ -18,151 +29,198 @@ super::by_value_8_byte_type!(
     from_bits: Nanoflake::from_stored
 );
 
-const TYPE: &str = "nanoflake";
+/// `chronoid.node_id`: the generator id this server puts in every ID.
+static NODE_ID: IntSetting = IntSetting::new(0);
 
-#[pg_extern(sql = false)]
-fn nanoflake_in(input: &CStr) -> Nanoflake {
-    match Nanoflake::parse(input.to_bytes()) {
-        Ok(id) => id,
-        Err(ParseError::Syntax) => invalid_text(TYPE, input),
-        Err(ParseError::OutOfRange) => text_out_of_range(TYPE, input),
+/// `chronoid.nanoflake_epoch`: fixed at server start (when preloaded), since
+/// the shared ticker's (ms, sequence) pairs are unique server-wide and only
+/// one epoch turns them into unique IDs.
+static EPOCH: ParsedSetting = ParsedSetting::new(DEFAULT_EPOCH_UNIX_MS);
+
+struct Epoch;
+
+impl Parsed for Epoch {
+    fn setting() -> &'static ParsedSetting {
+        &EPOCH
+    }
+    fn parse(text: &str) -> Result<i64, &'static str> {
+        let epoch = parse_utc_instant(text).ok_or(
+            "Expected an absolute instant such as \"2020-01-01 00:00:00+00\", \
+             \"2020-01-01T00:00:00Z\" or \"2020-01-01 00:00:00 UTC\".",
+        )?;
+        if epoch > BackendClock.now_ms() as i64 {
+            return Err("The nanoflake epoch must not lie in the future.");
+        }
+        Ok(epoch)
     }
 }
 
-#[pg_extern(sql = false)]
-fn nanoflake_out(id: Nanoflake) -> super::PallocCString {
-    let mut digits = [0u8; base36::MAX_LEN];
-    let start = base36::encode_into(id.to_i64() as u64, &mut digits);
-    super::PallocCString::new(&digits[start..])
+pub const SETTINGS: Settings = Settings {
+    names: &[c"chronoid.node_id", c"chronoid.nanoflake_epoch"],
+    define: define_settings,
+};
+
+fn define_settings(startup: Startup) {
+    // A superuser (or the configuration) names the server: whoever can
+    // change the node id can make this server repeat another server's IDs.
+    // Within one server no node id can cause a repeat: the shared ticker
+    // never hands out one (ms, sequence) twice.
+    guc::define_int(
+        c"chronoid.node_id",
+        c"Generator id (0..1023) that gen_nanoflake() puts in every ID.",
+        Some(c"Give every server that generates nanoflakes for one application its own id."),
+        &NODE_ID,
+        0,
+        i32::from(MAX_GENERATOR),
+        GucContext::PGC_SUSET,
+        None,
+    );
+    // PostgreSQL lets only a preloaded library define a PGC_POSTMASTER
+    // setting (elsewhere it is FATAL). Without preload no generator mints
+    // nanoflakes (they need shared memory); the epoch then only reads IDs,
+    // and still comes from the server's configuration alone (PGC_SIGHUP).
+    guc::define_parsed::<Epoch>(
+        c"chronoid.nanoflake_epoch",
+        c"The instant nanoflake timestamps count from; fixed at server start.",
+        c"An absolute instant such as '2020-01-01 00:00:00+00', '2020-01-01T00:00:00Z' or \
+          '2020-01-01 00:00:00 UTC' (UTC unless an offset is given); not in the future.",
+        format_utc_instant(DEFAULT_EPOCH_UNIX_MS),
+        match startup {
+            Startup::Preloaded => GucContext::PGC_POSTMASTER,
+            Startup::Session => GucContext::PGC_SIGHUP,
+        },
+    );
 }
 
-#[pg_extern(sql = false)]
-fn nanoflake_recv(buf: Internal) -> Nanoflake {
-    let bits = unsafe { super::recv_i64(buf) };
-    Nanoflake::from_i64(bits).unwrap_or_else(|| {
-        error(
-            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
-            format!("invalid external nanoflake value: negative ({bits})"),
+impl TickedSqlType for Nanoflake {
+    const NAME: &'static str = "nanoflake";
+
+    fn ticker() -> &'static NanoflakeTicker {
+        shmem::NANOFLAKE_TICKER.get()
+    }
+    fn epoch_unix_ms() -> i64 {
+        EPOCH.get()
+    }
+    fn other_field() -> u16 {
+        // The GUC's range is 0..=1023.
+        NODE_ID.get() as u16
+    }
+    fn unix_ms(self, epoch_unix_ms: i64) -> i64 {
+        Nanoflake::unix_ms(self, epoch_unix_ms)
+    }
+    fn from_bits(bits: i64) -> Option<Self> {
+        Nanoflake::from_i64(bits)
+    }
+    fn recv_rejects(bits: i64) -> String {
+        format!("invalid external nanoflake value: negative ({bits})")
+    }
+    fn bigint_rejects(value: i64) -> String {
+        format!("value {value} is out of range for type nanoflake: a nanoflake is never negative")
+    }
+    fn time_range(epoch_unix_ms: i64) -> String {
+        format!(
+            "the 41-bit millisecond range starting at the epoch ({})",
+            super::unix_ms_timestamptz(epoch_unix_ms)
         )
-    })
-}
-
-#[pg_extern(sql = false)]
-fn nanoflake_from_bigint(value: i64) -> Nanoflake {
-    Nanoflake::from_i64(value).unwrap_or_else(|| {
-        error(
-            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-            format!(
-                "value {value} is out of range for type nanoflake: a nanoflake is never negative"
+    }
+    fn generate_failed(err: GenerateError) -> ! {
+        match err {
+            GenerateError::BeforeEpoch {
+                epoch_unix_ms,
+                now_unix_ms,
+            } => error(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!(
+                    "chronoid.nanoflake_epoch ({}) lies after the current time ({})",
+                    super::unix_ms_timestamptz(epoch_unix_ms),
+                    super::unix_ms_timestamptz(now_unix_ms as i64)
+                ),
             ),
-        )
-    })
-}
-
-#[pg_extern(sql = false)]
-fn gen_nanoflake() -> Nanoflake {
-    shmem::require_preloaded("gen_nanoflake()");
-    let epoch = guc::nanoflake_epoch_unix_ms();
-    match Nanoflake::generate(
-        shmem::NANOFLAKE_TICKER.get(),
-        &mut SystemClock,
-        epoch,
-        guc::node_id(),
-    ) {
-        Ok(id) => id,
-        Err(GenerateError::EpochInFuture {
-            epoch_unix_ms,
-            now_unix_ms,
-        }) => error(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!(
-                "chronoid.nanoflake_epoch ({}) lies after the current time ({})",
-                super::unix_ms_timestamptz(epoch_unix_ms),
-                super::unix_ms_timestamptz(now_unix_ms as i64)
+            GenerateError::TimestampOverflow { ms_since_epoch } => error(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                format!(
+                    "nanoflake timestamp overflow: {ms_since_epoch} ms since \
+                     chronoid.nanoflake_epoch does not fit in 41 bits (at most {MAX_TIMESTAMP})"
+                ),
             ),
-        ),
-        Err(GenerateError::TimestampOverflow { ms_since_epoch }) => error(
-            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-            format!(
-                "nanoflake timestamp overflow: {ms_since_epoch} ms since chronoid.nanoflake_epoch \
-                 does not fit in 41 bits (at most {MAX_TIMESTAMP})"
+            GenerateError::FieldOutOfRange { value, max } => error(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!("chronoid.node_id {value} is above {max}"),
             ),
-        ),
-        Err(GenerateError::ClockBehind(behind)) => {
-            super::clock_behind(TYPE, behind, crate::core::nanoflake::MAX_CLOCK_WAIT_MS)
+            GenerateError::ClockBehind(behind) => super::clock_behind(
+                Self::NAME,
+                behind,
+                chronoid_formats::ticked::MAX_CLOCK_WAIT_MS,
+            ),
         }
     }
 }
 
-#[pg_extern(sql = false)]
-fn nanoflake_timestamp(id: Nanoflake) -> TimestampWithTimeZone {
-    super::unix_ms_timestamptz(id.unix_ms(guc::nanoflake_epoch_unix_ms()))
-}
-
-/// For IDs minted under another epoch (another server's, or this one's
-/// before its epoch was changed): the epoch is fixed per server, so reading
-/// them takes it as an argument rather than a session setting.
-#[pg_extern(sql = false)]
-fn nanoflake_timestamp_at_epoch(id: Nanoflake, epoch: TimestampWithTimeZone) -> TimestampWithTimeZone {
-    super::unix_ms_timestamptz(id.unix_ms(super::timestamptz_unix_ms(epoch, TYPE)))
-}
+ticked_functions!(Nanoflake {
+    recv: nanoflake_recv,
+    from_bigint: nanoflake_from_bigint,
+    from_integer: nanoflake_from_integer,
+    from_smallint: nanoflake_from_smallint,
+    generate: gen_nanoflake,
+    timestamp: nanoflake_timestamp,
+    floor: nanoflake_floor,
+    ceil: nanoflake_ceil,
+});
 
 #[pg_extern(sql = false)]
-fn nanoflake_generator(id: Nanoflake) -> i32 {
+fn nanoflake_in(input: &CStr) -> Sql<Nanoflake> {
+    match Nanoflake::parse(input.to_bytes()) {
+        Ok(id) => Sql(id),
+        Err(ParseError::Syntax) => invalid_text(Nanoflake::NAME, input),
+        Err(ParseError::OutOfRange) => text_out_of_range(Nanoflake::NAME, input),
+    }
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_out(id: Sql<Nanoflake>) -> PallocCString {
+    let mut digits = [0u8; base36::MAX_LEN];
+    let start = base36::encode_into(id.to_i64() as u64, &mut digits);
+    PallocCString::new(&digits[start..])
+}
+
+#[pg_extern(sql = false)]
+fn nanoflake_generator(id: Sql<Nanoflake>) -> i32 {
     i32::from(id.generator())
 }
 
 #[pg_extern(sql = false)]
-fn nanoflake_sequence(id: Nanoflake) -> i32 {
+fn nanoflake_sequence(id: Sql<Nanoflake>) -> i32 {
     i32::from(id.sequence())
 }
 
-/// The IDs of the millisecond `ts` falls in, under an epoch.
-fn bounds(ts: TimestampWithTimeZone, epoch: i64) -> (Nanoflake, Nanoflake) {
-    let ms = super::timestamptz_unix_ms(ts, TYPE);
-    ms.checked_sub(epoch)
-        .and_then(|ms| u64::try_from(ms).ok())
-        .and_then(Nanoflake::bounds_of_ms)
-        .unwrap_or_else(|| {
-            super::timestamp_out_of_range(
-                TYPE,
-                ts,
-                &format!(
-                    "the 41-bit millisecond range starting at the epoch ({})",
-                    super::unix_ms_timestamptz(epoch)
-                ),
-            )
-        })
+// For IDs minted under another epoch (another server's, or this one's
+// before its epoch was changed): the epoch is fixed per server, so reading
+// them takes it as an argument rather than a session setting.
+
+fn epoch_arg(epoch: TimestampWithTimeZone) -> i64 {
+    super::timestamptz_unix_ms(epoch, Nanoflake::NAME)
 }
 
 #[pg_extern(sql = false)]
-fn nanoflake_floor(ts: TimestampWithTimeZone) -> Nanoflake {
-    bounds(ts, guc::nanoflake_epoch_unix_ms()).0
+fn nanoflake_timestamp_at_epoch(
+    id: Sql<Nanoflake>,
+    epoch: TimestampWithTimeZone,
+) -> TimestampWithTimeZone {
+    ticked::timestamp(id.0, epoch_arg(epoch))
 }
 
 #[pg_extern(sql = false)]
-fn nanoflake_ceil(ts: TimestampWithTimeZone) -> Nanoflake {
-    bounds(ts, guc::nanoflake_epoch_unix_ms()).1
+fn nanoflake_floor_at_epoch(
+    ts: TimestampWithTimeZone,
+    epoch: TimestampWithTimeZone,
+) -> Sql<Nanoflake> {
+    Sql(ticked::bounds(ts, epoch_arg(epoch)).0)
 }
 
 #[pg_extern(sql = false)]
-fn nanoflake_floor_at_epoch(ts: TimestampWithTimeZone, epoch: TimestampWithTimeZone) -> Nanoflake {
-    bounds(ts, super::timestamptz_unix_ms(epoch, TYPE)).0
-}
-
-#[pg_extern(sql = false)]
-fn nanoflake_ceil_at_epoch(ts: TimestampWithTimeZone, epoch: TimestampWithTimeZone) -> Nanoflake {
-    bounds(ts, super::timestamptz_unix_ms(epoch, TYPE)).1
-}
-
-// Casts from the narrower integers, as from bigint.
-
-#[pg_extern(sql = false)]
-fn nanoflake_from_integer(value: i32) -> Nanoflake {
-    nanoflake_from_bigint(i64::from(value))
-}
-
-#[pg_extern(sql = false)]
-fn nanoflake_from_smallint(value: i16) -> Nanoflake {
-    nanoflake_from_bigint(i64::from(value))
+fn nanoflake_ceil_at_epoch(
+    ts: TimestampWithTimeZone,
+    epoch: TimestampWithTimeZone,
+) -> Sql<Nanoflake> {
+    Sql(ticked::bounds(ts, epoch_arg(epoch)).1)
 }

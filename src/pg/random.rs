@@ -21,6 +21,7 @@ fn seed() -> Seeded {
     // ChaCha12 from the OS's getrandom: a userspace CSPRNG, one syscall per
     // backend rather than per ID.
     Seeded {
+        // SAFETY: MyProcPid is set before any SQL function runs.
         pid: unsafe { pg_sys::MyProcPid },
         rng: StdRng::from_os_rng(),
     }
@@ -28,6 +29,7 @@ fn seed() -> Seeded {
 
 pub fn with_rng<R>(f: impl FnOnce(&mut StdRng) -> R) -> R {
     RNG.with(seed, |s| {
+        // SAFETY: as above.
         if s.pid != unsafe { pg_sys::MyProcPid } {
             *s = seed();
         }

@@ -6,15 +6,33 @@ use pgrx::pg_guard;
 use pgrx::pg_sys;
 use pgrx::{pg_shmem_init, PgAtomic, PgSqlErrorCode};
 
-use crate::core::caloriosa::CaloriosaTicker;
-use crate::core::nanoflake::NanoflakeTicker;
-use crate::core::uid60::Uid60Ticker;
+use chronoid_formats::caloriosa::CaloriosaTicker;
+use chronoid_formats::nanoflake::NanoflakeTicker;
+use chronoid_formats::uid60::Uid60Ticker;
 
-pub static NANOFLAKE_TICKER: PgAtomic<NanoflakeTicker> =
+// SAFETY (all three): each name is unique, and `init` puts each ticker in
+// shared memory before any backend can use it; `get` is only called after
+// `require_preloaded`.
+pub static NANOFLAKE_TICKER: PgAtomic<InShmem<NanoflakeTicker>> =
     unsafe { PgAtomic::new(c"chronoid.nanoflake_ticker") };
-pub static CALORIOSA_TICKER: PgAtomic<CaloriosaTicker> =
+// SAFETY: as above.
+pub static CALORIOSA_TICKER: PgAtomic<InShmem<CaloriosaTicker>> =
     unsafe { PgAtomic::new(c"chronoid.caloriosa_ticker") };
-pub static UID60_TICKER: PgAtomic<Uid60Ticker> = unsafe { PgAtomic::new(c"chronoid.uid60_ticker") };
+// SAFETY: as above.
+pub static UID60_TICKER: PgAtomic<InShmem<Uid60Ticker>> =
+    unsafe { PgAtomic::new(c"chronoid.uid60_ticker") };
+
+/// A formats-crate ticker placed in shared memory (the wrapper lets this
+/// crate declare it fit for that).
+#[repr(transparent)]
+pub struct InShmem<T>(T);
+
+impl<T> std::ops::Deref for InShmem<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 /// Set in the postmaster when shared memory was requested; forked backends
 /// inherit it.
@@ -22,14 +40,22 @@ static PRELOADED: AtomicBool = AtomicBool::new(false);
 
 // SAFETY: each ticker is one AtomicU64 (repr(transparent)), valid in any
 // process that maps the segment.
-unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory for crate::core::ticker::Ticker<N> {}
-unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory for crate::core::ticker::WrappingTicker<N> {}
+unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory
+    for InShmem<chronoid_formats::ticker::Ticker<N>>
+{
+}
+// SAFETY: as above.
+unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory
+    for InShmem<chronoid_formats::ticker::WrappingTicker<N>>
+{
+}
 
 pub fn init() {
+    // SAFETY: a flag PostgreSQL sets while it loads preloaded libraries.
     if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
-        pg_shmem_init!(NANOFLAKE_TICKER = NanoflakeTicker::new());
-        pg_shmem_init!(CALORIOSA_TICKER = CaloriosaTicker::new());
-        pg_shmem_init!(UID60_TICKER = Uid60Ticker::new());
+        pg_shmem_init!(NANOFLAKE_TICKER = InShmem(NanoflakeTicker::new()));
+        pg_shmem_init!(CALORIOSA_TICKER = InShmem(CaloriosaTicker::new()));
+        pg_shmem_init!(UID60_TICKER = InShmem(Uid60Ticker::new()));
         PRELOADED.store(true, Ordering::Relaxed);
     }
 }

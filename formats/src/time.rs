@@ -27,6 +27,45 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
+pub const MICROS_PER_DAY: i128 = 86_400_000_000;
+
+/// Calendar fields of a unix instant in microseconds, UTC.
+pub fn civil_from_micros(unix_micros: i128) -> (i64, u32, u32, u32, u32, u32, u32) {
+    // Every instant a context admits has a day number far inside i64; one
+    // beyond is clamped to a year that fails the caller's context check.
+    let days = unix_micros
+        .div_euclid(MICROS_PER_DAY)
+        .clamp(i128::from(i64::MIN / 2), i128::from(i64::MAX / 2)) as i64;
+    let micros_of_day = unix_micros.rem_euclid(MICROS_PER_DAY) as i64;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let secs = micros_of_day / 1_000_000;
+    (
+        year,
+        month,
+        day,
+        (secs / 3600) as u32,
+        (secs / 60 % 60) as u32,
+        (secs % 60) as u32,
+        (micros_of_day % 1_000_000) as u32,
+    )
+}
+
+/// An instant as the configuration spells it, `YYYY-MM-DD HH:MM:SS+00`
+/// (milliseconds dropped), which `parse_utc_instant` reads back.
+pub fn format_utc_instant(unix_ms: i64) -> String {
+    let (y, mo, d, h, mi, s, _) = civil_from_micros(i128::from(unix_ms) * 1000);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}+00")
+}
+
 pub fn is_leap_year(year: i64) -> bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
 }
@@ -173,6 +212,11 @@ mod tests {
         let e2020 = 1_577_836_800_000;
         assert_eq!(parse_utc_instant("2020-01-01"), Some(e2020));
         assert_eq!(parse_utc_instant("2020-01-01 00:00:00+00"), Some(e2020));
+        assert_eq!(format_utc_instant(e2020), "2020-01-01 00:00:00+00");
+        assert_eq!(
+            parse_utc_instant(&format_utc_instant(1_234_567_890_000)),
+            Some(1_234_567_890_000)
+        );
         assert_eq!(parse_utc_instant("2020-01-01T00:00:00Z"), Some(e2020));
         assert_eq!(parse_utc_instant("2020-01-01 01:00+01:00"), Some(e2020));
         assert_eq!(parse_utc_instant("2019-12-31 19:00:00-0500"), Some(e2020));

@@ -167,6 +167,8 @@ fn hex_value(c: u8) -> Option<u8> {
     }
 }
 
+crate::text_form!(Scru160, ParseError, "scru160");
+
 impl fmt::Display for Scru160 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(std::str::from_utf8(&self.encode()).expect("ASCII"))

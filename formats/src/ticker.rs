@@ -199,7 +199,7 @@ impl<const BITS: u32> WrappingTicker<BITS> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::FakeClock;
+    use crate::clock::FakeClock;
 
     type T12 = Ticker<12>;
 

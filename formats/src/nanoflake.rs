@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::base36::{self, Base36Error};
-use super::clock::Clock;
-use super::ticker::{ClockBehind, Ticker};
+use super::ticked::TickedId;
+use super::ticker::Ticker;
 
 pub const TIMESTAMP_BITS: u32 = 41;
 pub const GENERATOR_BITS: u32 = 10;
@@ -17,10 +17,6 @@ pub const MAX_SEQUENCE: u16 = (1 << SEQUENCE_BITS) - 1;
 
 /// Default epoch, 2020-01-01T00:00:00Z, in unix milliseconds.
 pub const DEFAULT_EPOCH_UNIX_MS: i64 = 1_577_836_800_000;
-
-/// How long a generator waits for a clock that was stepped back, in
-/// milliseconds, before it gives up with an error.
-pub const MAX_CLOCK_WAIT_MS: u64 = 1000;
 
 /// The server-wide (millisecond, sequence) state of nanoflake generation.
 pub type NanoflakeTicker = Ticker<SEQUENCE_BITS>;
@@ -35,20 +31,6 @@ pub enum ParseError {
     Syntax,
     /// A base-36 number above 2^63-1.
     OutOfRange,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GenerateError {
-    /// The configured epoch lies after the current time.
-    EpochInFuture {
-        epoch_unix_ms: i64,
-        now_unix_ms: u64,
-    },
-    /// More than 2^41 ms (69.7 years) since the epoch.
-    TimestampOverflow {
-        ms_since_epoch: u64,
-    },
-    ClockBehind(ClockBehind),
 }
 
 impl Nanoflake {
@@ -100,14 +82,6 @@ impl Nanoflake {
         epoch_unix_ms + self.ms_since_epoch() as i64
     }
 
-    /// The smallest and largest IDs of one millisecond since the epoch.
-    pub fn bounds_of_ms(ms_since_epoch: u64) -> Option<(Self, Self)> {
-        Some((
-            Self::from_parts(ms_since_epoch, 0, 0)?,
-            Self::from_parts(ms_since_epoch, MAX_GENERATOR, MAX_SEQUENCE)?,
-        ))
-    }
-
     pub fn parse(text: &[u8]) -> Result<Self, ParseError> {
         match base36::decode(text) {
             Ok(v) => i64::try_from(v)
@@ -117,32 +91,22 @@ impl Nanoflake {
             Err(Base36Error::Empty | Base36Error::InvalidDigit(_)) => Err(ParseError::Syntax),
         }
     }
+}
 
-    /// Generates the next ID for `generator` from the shared `ticker`.
-    pub fn generate(
-        ticker: &NanoflakeTicker,
-        clock: &mut impl Clock,
-        epoch_unix_ms: i64,
-        generator: u16,
-    ) -> Result<Self, GenerateError> {
-        let tick = ticker
-            .next(clock, MAX_CLOCK_WAIT_MS)
-            .map_err(GenerateError::ClockBehind)?;
-        let since = i128::from(tick.unix_ms) - i128::from(epoch_unix_ms);
-        if since < 0 {
-            return Err(GenerateError::EpochInFuture {
-                epoch_unix_ms,
-                now_unix_ms: tick.unix_ms,
-            });
-        }
-        let since = since as u64;
-        Self::from_parts(since, generator, tick.sequence as u16).ok_or(
-            GenerateError::TimestampOverflow {
-                ms_since_epoch: since,
-            },
-        )
+/// Generated under a configurable epoch (the server's); the third field is
+/// the generator (node) id, which callers sharing no ticker must keep apart.
+impl TickedId for Nanoflake {
+    type Ticker = NanoflakeTicker;
+    const MAX_TIMESTAMP: u64 = MAX_TIMESTAMP;
+    const MAX_SEQUENCE: u16 = MAX_SEQUENCE;
+    const MAX_OTHER: u16 = MAX_GENERATOR;
+
+    fn from_fields(ms_since_epoch: u64, sequence: u16, generator: u16) -> Option<Self> {
+        Self::from_parts(ms_since_epoch, generator, sequence)
     }
 }
+
+crate::text_form!(Nanoflake, ParseError, "nanoflake");
 
 impl fmt::Display for Nanoflake {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -165,7 +129,8 @@ impl fmt::Debug for Nanoflake {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::FakeClock;
+    use crate::clock::FakeClock;
+    use crate::ticked::GenerateError;
     use rand::{Rng, SeedableRng};
 
     #[test]
@@ -241,6 +206,16 @@ mod tests {
             (1234, 42, 1)
         );
         assert_eq!(a.unix_ms(epoch), epoch + 1234);
+        let (first, last) = Nanoflake::bounds_of_unix_ms(epoch + 1234, epoch).unwrap();
+        assert_eq!((first.generator(), first.sequence()), (0, 0));
+        assert_eq!(
+            (last.generator(), last.sequence()),
+            (MAX_GENERATOR, MAX_SEQUENCE)
+        );
+        assert!(matches!(
+            Nanoflake::generate(&ticker, &mut clock, epoch, MAX_GENERATOR + 1),
+            Err(GenerateError::FieldOutOfRange { .. })
+        ));
     }
 
     #[test]
@@ -249,7 +224,7 @@ mod tests {
         let mut clock = FakeClock::at(1_000_000);
         assert!(matches!(
             Nanoflake::generate(&ticker, &mut clock, 2_000_000, 0),
-            Err(GenerateError::EpochInFuture { .. })
+            Err(GenerateError::BeforeEpoch { .. })
         ));
         let mut late = FakeClock::at(MAX_TIMESTAMP + 1 + 10);
         assert_eq!(

@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use super::clock::Clock;
-use super::ticker::{ClockBehind, WrappingTicker};
+use super::ticked::TickedId;
+use super::ticker::WrappingTicker;
 
 /// 2017-01-01T00:00:00Z in unix milliseconds.
 pub const EPOCH_UNIX_MS: i64 = 1_483_228_800_000;
@@ -16,8 +16,6 @@ pub const MAX_TIMESTAMP: u64 = (1 << 41) - 1;
 pub const MAX_RANDOM: u16 = (1 << 12) - 1;
 pub const MAX_INCREMENT: u16 = (1 << 10) - 1;
 pub const TEXT_LEN: usize = 11;
-/// How long a generator waits for a clock that was stepped back.
-pub const MAX_CLOCK_WAIT_MS: u64 = 1000;
 
 const ALPHABET: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -36,13 +34,6 @@ pub enum ParseError {
     /// Valid base 62, but the prefix bit is not set: not a name of this
     /// layout (the seed's own example, `katjjMQN`, is in the old 48-bit one).
     NoPrefix { value: u64 },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GenerateError {
-    BeforeEpoch,
-    TimestampOverflow,
-    ClockBehind(ClockBehind),
 }
 
 impl Caloriosa {
@@ -91,15 +82,6 @@ impl Caloriosa {
         EPOCH_UNIX_MS + self.ms_since_epoch() as i64
     }
 
-    /// The smallest and largest names of one unix millisecond.
-    pub fn bounds_of_unix_ms(unix_ms: i64) -> Option<(Self, Self)> {
-        let ms = u64::try_from(unix_ms - EPOCH_UNIX_MS).ok()?;
-        Some((
-            Self::from_parts(ms, 0, 0)?,
-            Self::from_parts(ms, MAX_RANDOM, MAX_INCREMENT)?,
-        ))
-    }
-
     pub fn encode(self) -> [u8; TEXT_LEN] {
         let mut out = [0u8; TEXT_LEN];
         let mut v = self.0;
@@ -133,21 +115,22 @@ impl Caloriosa {
             None => Err(ParseError::NoPrefix { value: v }),
         }
     }
+}
 
-    pub fn generate(
-        ticker: &CaloriosaTicker,
-        clock: &mut impl Clock,
-        random: u16,
-    ) -> Result<Self, GenerateError> {
-        let tick = ticker
-            .next(clock, MAX_CLOCK_WAIT_MS)
-            .map_err(GenerateError::ClockBehind)?;
-        let since = u64::try_from(tick.unix_ms as i64 - EPOCH_UNIX_MS)
-            .map_err(|_| GenerateError::BeforeEpoch)?;
-        Self::from_parts(since, random & MAX_RANDOM, tick.sequence as u16)
-            .ok_or(GenerateError::TimestampOverflow)
+/// Generated with [`EPOCH_UNIX_MS`]: the ticker's sequence is the increment,
+/// the third field the random bits.
+impl TickedId for Caloriosa {
+    type Ticker = CaloriosaTicker;
+    const MAX_TIMESTAMP: u64 = MAX_TIMESTAMP;
+    const MAX_SEQUENCE: u16 = MAX_INCREMENT;
+    const MAX_OTHER: u16 = MAX_RANDOM;
+
+    fn from_fields(ms_since_epoch: u64, sequence: u16, random: u16) -> Option<Self> {
+        Self::from_parts(ms_since_epoch, random, sequence)
     }
 }
+
+crate::text_form!(Caloriosa, ParseError, "caloriosa");
 
 impl fmt::Display for Caloriosa {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -170,7 +153,8 @@ impl fmt::Debug for Caloriosa {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::FakeClock;
+    use crate::clock::FakeClock;
+    use crate::ticked::GenerateError;
     use rand::{Rng, SeedableRng};
 
     #[derive(serde::Deserialize)]
@@ -252,17 +236,35 @@ mod tests {
     fn generate_uses_the_shared_increment() {
         let ticker = CaloriosaTicker::new();
         let mut clock = FakeClock::at(EPOCH_UNIX_MS as u64 + 77);
-        let a = Caloriosa::generate(&ticker, &mut clock, 4095).unwrap();
-        let b = Caloriosa::generate(&ticker, &mut clock, 7).unwrap();
+        let a = Caloriosa::generate(&ticker, &mut clock, EPOCH_UNIX_MS, 4095).unwrap();
+        let b = Caloriosa::generate(&ticker, &mut clock, EPOCH_UNIX_MS, 7).unwrap();
         assert_eq!(
             (a.ms_since_epoch(), a.random(), a.increment()),
             (77, 4095, 0)
         );
         assert_eq!((b.ms_since_epoch(), b.random(), b.increment()), (77, 7, 1));
         let mut early = FakeClock::at(1000);
+        assert!(matches!(
+            Caloriosa::generate(&CaloriosaTicker::new(), &mut early, EPOCH_UNIX_MS, 0),
+            Err(GenerateError::BeforeEpoch { .. })
+        ));
+        assert!(matches!(
+            Caloriosa::generate(&ticker, &mut clock, EPOCH_UNIX_MS, 4096),
+            Err(GenerateError::FieldOutOfRange {
+                value: 4096,
+                max: 4095
+            })
+        ));
+        let (first, last) = Caloriosa::bounds_of_unix_ms(a.unix_ms(), EPOCH_UNIX_MS).unwrap();
+        assert_eq!((first.random(), first.increment()), (0, 0));
         assert_eq!(
-            Caloriosa::generate(&CaloriosaTicker::new(), &mut early, 0),
-            Err(GenerateError::BeforeEpoch)
+            (last.random(), last.increment()),
+            (MAX_RANDOM, MAX_INCREMENT)
+        );
+        assert!(first <= a && b <= last);
+        assert_eq!(
+            Caloriosa::bounds_of_unix_ms(EPOCH_UNIX_MS - 1, EPOCH_UNIX_MS),
+            None
         );
     }
 }

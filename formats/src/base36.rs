@@ -1,6 +1,8 @@
 //! Lowercase base-36 for non-negative 64-bit integers (the nanoflake text form).
 
-const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+/// The digits in value order; lowercase is the canonical spelling (nanoflake
+/// text, codokey keys).
+pub const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
 
 /// Longest canonical encoding of a `u64` (`3w5e11264sgsf`).
 pub const MAX_LEN: usize = 13;
@@ -46,6 +48,27 @@ const VALUES: [u8; 256] = {
     }
     table
 };
+
+/// The value of a digit in its canonical (lowercase) spelling.
+pub fn lowercase_digit_value(c: u8) -> Option<u8> {
+    match VALUES[usize::from(c)] {
+        _ if c.is_ascii_uppercase() => None,
+        0xff => None,
+        value => Some(value),
+    }
+}
+
+/// Appends `value` as exactly `width` lowercase digits, zero-padded on the
+/// left; the caller makes sure it fits.
+pub fn push_padded(out: &mut Vec<u8>, mut value: u64, width: usize) {
+    let start = out.len();
+    out.resize(start + width, b'0');
+    for slot in out[start..].iter_mut().rev() {
+        *slot = DIGITS[(value % 36) as usize];
+        value /= 36;
+    }
+    debug_assert_eq!(value, 0, "value wider than its field");
+}
 
 /// Parses digits in either case. Signs, whitespace and separators are not
 /// digits: the text form has exactly one spelling per value apart from case

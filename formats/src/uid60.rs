@@ -10,8 +10,8 @@
 
 use std::fmt;
 
-use super::clock::Clock;
-use super::ticker::{ClockBehind, Ticker};
+use super::ticked::TickedId;
+use super::ticker::Ticker;
 
 /// 2018-03-01T00:00:00Z in unix milliseconds.
 pub const EPOCH_UNIX_MS: i64 = 1_519_862_400_000;
@@ -21,8 +21,6 @@ pub const MAX_SEQUENCE: u16 = (1 << 9) - 1;
 pub const MAX_RANDOM: u16 = (1 << 9) - 1;
 pub const MIN_TEXT_LEN: usize = 4;
 pub const MAX_TEXT_LEN: usize = 10;
-/// How long a generator waits for a clock that was stepped back.
-pub const MAX_CLOCK_WAIT_MS: u64 = 1000;
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -38,13 +36,6 @@ pub enum ParseError {
     /// Not 4..=10 characters of the alphabet, or not the canonical form
     /// (leading `A` digits beyond the four-digit minimum).
     Syntax,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GenerateError {
-    BeforeEpoch,
-    TimestampOverflow,
-    ClockBehind(ClockBehind),
 }
 
 impl Uid60 {
@@ -84,14 +75,6 @@ impl Uid60 {
     }
     pub const fn unix_ms(self) -> i64 {
         EPOCH_UNIX_MS + self.ms_since_epoch() as i64
-    }
-
-    pub fn bounds_of_unix_ms(unix_ms: i64) -> Option<(Self, Self)> {
-        let ms = u64::try_from(unix_ms - EPOCH_UNIX_MS).ok()?;
-        Some((
-            Self::from_parts(ms, 0, 0)?,
-            Self::from_parts(ms, MAX_SEQUENCE, MAX_RANDOM)?,
-        ))
     }
 
     /// The display form; returns the buffer and how many bytes are used.
@@ -136,21 +119,21 @@ impl Uid60 {
         }
         Ok(id)
     }
+}
 
-    pub fn generate(
-        ticker: &Uid60Ticker,
-        clock: &mut impl Clock,
-        random: u16,
-    ) -> Result<Self, GenerateError> {
-        let tick = ticker
-            .next(clock, MAX_CLOCK_WAIT_MS)
-            .map_err(GenerateError::ClockBehind)?;
-        let since = u64::try_from(tick.unix_ms as i64 - EPOCH_UNIX_MS)
-            .map_err(|_| GenerateError::BeforeEpoch)?;
-        Self::from_parts(since, tick.sequence as u16, random & MAX_RANDOM)
-            .ok_or(GenerateError::TimestampOverflow)
+/// Generated with [`EPOCH_UNIX_MS`]: the ticker's sequence, then random bits.
+impl TickedId for Uid60 {
+    type Ticker = Uid60Ticker;
+    const MAX_TIMESTAMP: u64 = MAX_TIMESTAMP;
+    const MAX_SEQUENCE: u16 = MAX_SEQUENCE;
+    const MAX_OTHER: u16 = MAX_RANDOM;
+
+    fn from_fields(ms_since_epoch: u64, sequence: u16, random: u16) -> Option<Self> {
+        Self::from_parts(ms_since_epoch, sequence, random)
     }
 }
+
+crate::text_form!(Uid60, ParseError, "uid60");
 
 impl fmt::Display for Uid60 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -174,7 +157,7 @@ impl fmt::Debug for Uid60 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::FakeClock;
+    use crate::clock::FakeClock;
     use rand::{Rng, SeedableRng};
 
     #[derive(serde::Deserialize)]
@@ -257,10 +240,13 @@ mod tests {
     fn generate_takes_sequence_from_the_ticker() {
         let ticker = Uid60Ticker::new();
         let mut clock = FakeClock::at(EPOCH_UNIX_MS as u64 + 5);
-        let a = Uid60::generate(&ticker, &mut clock, 300).unwrap();
-        let b = Uid60::generate(&ticker, &mut clock, 1).unwrap();
+        let a = Uid60::generate(&ticker, &mut clock, EPOCH_UNIX_MS, 300).unwrap();
+        let b = Uid60::generate(&ticker, &mut clock, EPOCH_UNIX_MS, 1).unwrap();
         assert_eq!((a.ms_since_epoch(), a.sequence(), a.random()), (5, 0, 300));
         assert_eq!((b.ms_since_epoch(), b.sequence(), b.random()), (5, 1, 1));
         assert!(a < b);
+        let (first, last) = Uid60::bounds_of_unix_ms(a.unix_ms(), EPOCH_UNIX_MS).unwrap();
+        assert_eq!((last.sequence(), last.random()), (MAX_SEQUENCE, MAX_RANDOM));
+        assert!(first <= a && b <= last && first.ms_since_epoch() == 5);
     }
 }

@@ -13,8 +13,40 @@ pub trait Clock {
     fn wait(&mut self, now_ms: u64, until_ms: u64);
 }
 
+/// The operating system's clock, for applications: CLOCK_REALTIME for the
+/// time, a monotonic clock for how long a generator waited, and a wait that
+/// spins for the next millisecond and sleeps when the clock is further behind.
+/// (The extension uses its own, which also honours query cancellation.)
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_ms(&mut self) -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
+
+    fn monotonic_ms(&mut self) -> u64 {
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_millis() as u64
+    }
+
+    fn wait(&mut self, now_ms: u64, until_ms: u64) {
+        if until_ms.saturating_sub(now_ms) <= 1 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
 /// A clock that stands still until told otherwise. Waiting on it advances it,
-/// as time would pass, unless it is frozen.
+/// as time would pass, unless it is frozen. Test-only: not in release builds.
+#[cfg(test)]
 #[derive(Debug, Clone)]
 pub struct FakeClock {
     pub now_ms: u64,
@@ -26,6 +58,7 @@ pub struct FakeClock {
     pub monotonic_ms: u64,
 }
 
+#[cfg(test)]
 impl FakeClock {
     pub fn at(now_ms: u64) -> Self {
         FakeClock {
@@ -37,6 +70,7 @@ impl FakeClock {
     }
 }
 
+#[cfg(test)]
 impl Clock for FakeClock {
     fn now_ms(&mut self) -> u64 {
         self.now_ms

@@ -17,9 +17,10 @@
 
 use std::fmt;
 
-use super::time::{days_from_civil, days_in_month};
+use super::base36;
+use super::time::{civil_from_micros, days_from_civil, days_in_month, MICROS_PER_DAY};
 
-pub const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+pub use super::base36::DIGITS;
 
 pub const MAX_PRECISION: u8 = 6;
 
@@ -153,38 +154,6 @@ pub struct Decoded {
     pub precision: u8,
 }
 
-const MICROS_PER_DAY: i128 = 86_400_000_000;
-
-/// Calendar fields of a unix instant in microseconds, UTC.
-fn civil_from_micros(unix_micros: i128) -> (i64, u32, u32, u32, u32, u32, u32) {
-    // Every instant a context admits has a day number far inside i64; one
-    // beyond is clamped to a year that fails the caller's context check.
-    let days = unix_micros
-        .div_euclid(MICROS_PER_DAY)
-        .clamp(i128::from(i64::MIN / 2), i128::from(i64::MAX / 2)) as i64;
-    let micros_of_day = unix_micros.rem_euclid(MICROS_PER_DAY) as i64;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let secs = micros_of_day / 1_000_000;
-    (
-        year,
-        month,
-        day,
-        (secs / 3600) as u32,
-        (secs / 60 % 60) as u32,
-        (secs % 60) as u32,
-        (micros_of_day % 1_000_000) as u32,
-    )
-}
-
 impl Codokey {
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
@@ -199,7 +168,7 @@ impl Codokey {
     pub fn to_storage(&self) -> Vec<u8> {
         self.0
             .iter()
-            .map(|&c| if c <= b'9' { c - b'0' } else { c - b'a' + 10 })
+            .map(|&c| base36::lowercase_digit_value(c).expect("keys are base-36 digits"))
             .collect()
     }
 
@@ -237,7 +206,7 @@ impl Codokey {
             .zip(ctx.widths())
             .take(usize::from(precision) + 1)
         {
-            push_padded(&mut key, *value, width);
+            base36::push_padded(&mut key, *value, width);
         }
         Ok(Codokey(key))
     }
@@ -288,10 +257,14 @@ impl Codokey {
             let Some(year_digits) = self.0.get(..year_width) else {
                 break;
             };
-            let countdown = year_digits
-                .iter()
-                .try_fold(0u64, |v, &c| Some(v * 36 + u64::from(digit_value(c)?)))?;
-            let narrowest = if year_width == 1 { 0 } else { 36u64.pow(year_width as u32 - 1) };
+            let countdown = year_digits.iter().try_fold(0u64, |v, &c| {
+                Some(v * 36 + u64::from(base36::lowercase_digit_value(c)?))
+            })?;
+            let narrowest = if year_width == 1 {
+                0
+            } else {
+                36u64.pow(year_width as u32 - 1)
+            };
             let span = countdown.max(narrowest);
             if span >= 36u64.pow(year_width as u32) || span > (MAX_YEAR - MIN_YEAR) as u64 {
                 continue;
@@ -299,7 +272,9 @@ impl Codokey {
             let span = span as i32;
             for fraction_max in WIDEST_FRACTION_MAX {
                 for year_zero in MIN_YEAR..MIN_YEAR + 8 {
-                    let Ok(ctx) = Context::new(year_zero, year_zero.saturating_add(span), fraction_max) else {
+                    let Ok(ctx) =
+                        Context::new(year_zero, year_zero.saturating_add(span), fraction_max)
+                    else {
                         break;
                     };
                     if Self::decode_fields(&ctx, &self.0).is_ok() {
@@ -328,7 +303,7 @@ impl Codokey {
         {
             let mut v = 0u64;
             for &c in &key[at..at + width] {
-                v = v * 36 + u64::from(digit_value(c).ok_or(DecodeError::Digit)?);
+                v = v * 36 + u64::from(base36::lowercase_digit_value(c).ok_or(DecodeError::Digit)?);
             }
             fields[i] = v;
             at += width;
@@ -391,15 +366,6 @@ impl Codokey {
     }
 }
 
-/// The value of a lowercase base-36 digit.
-fn digit_value(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'z' => Some(c - b'a' + 10),
-        _ => None,
-    }
-}
-
 /// The year field is at most 4 digits: a span of 294275 years needs 4.
 const MAX_YEAR_WIDTH: usize = 4;
 /// The longest key: a 4-digit year, 7 digits down to the second, and a
@@ -408,15 +374,21 @@ pub const MAX_KEY_LEN: usize = MAX_YEAR_WIDTH + 7 + 4;
 /// For each fraction width (1..=4 digits), the largest fraction maximum.
 const WIDEST_FRACTION_MAX: [u32; 4] = [9, 999, 9_999, 999_999];
 
-fn push_padded(key: &mut Vec<u8>, mut value: u64, width: usize) {
-    let start = key.len();
-    key.resize(start + width, b'0');
-    for i in (start..start + width).rev() {
-        key[i] = DIGITS[(value % 36) as usize];
-        value /= 36;
+/// A key as stored: any key some context can make (`Codokey::parse_any`).
+impl std::str::FromStr for Codokey {
+    type Err = DecodeError;
+    fn from_str(text: &str) -> Result<Self, DecodeError> {
+        Self::parse_any(text.as_bytes())
     }
-    debug_assert_eq!(value, 0, "countdown wider than its field");
 }
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid codokey: {self:?}")
+    }
+}
+
+impl std::error::Error for DecodeError {}
 
 impl fmt::Display for Codokey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -664,7 +636,11 @@ mod tests {
                 };
                 let p = rng.random_range(0..=MAX_PRECISION);
                 let key = Codokey::encode(ctx, t, p).unwrap();
-                assert_eq!(Codokey::parse_any(key.as_bytes()), Ok(key.clone()), "{ctx:?}");
+                assert_eq!(
+                    Codokey::parse_any(key.as_bytes()),
+                    Ok(key.clone()),
+                    "{ctx:?}"
+                );
                 let upper = key.as_str().to_ascii_uppercase();
                 assert_eq!(Codokey::parse_any(upper.as_bytes()), Ok(key.clone()));
             }
@@ -693,7 +669,10 @@ mod tests {
                 assert_eq!(Codokey::encode(&ctx, d.unix_micros, d.precision), Ok(k));
             }
         }
-        assert!(accepted > 1_000, "the sample reaches valid keys ({accepted})");
+        assert!(
+            accepted > 1_000,
+            "the sample reaches valid keys ({accepted})"
+        );
     }
 
     #[test]
@@ -704,11 +683,16 @@ mod tests {
             (b"0000000000000000", Length),
             (b"yj-0", Digit),
             (b"yj\xc3\xa9", Digit),
-            (b"zzzzz", Field),    // no width makes 'z' a month
-            (b"yj0001o", Field),  // minute countdown 60
-            (b"yjczz", Field),    // month 12 with a 2-digit year, month 35 with a 3-digit one
+            (b"zzzzz", Field),   // no width makes 'z' a month
+            (b"yj0001o", Field), // minute countdown 60
+            (b"yjczz", Field),   // month 12 with a 2-digit year, month 35 with a 3-digit one
         ] {
-            assert_eq!(Codokey::parse_any(key), Err(want), "{:?}", String::from_utf8_lossy(key));
+            assert_eq!(
+                Codokey::parse_any(key),
+                Err(want),
+                "{:?}",
+                String::from_utf8_lossy(key)
+            );
         }
         // A key for the default context's year 1970 at the longest length
         // any context has: a 4-digit year and a microsecond fraction.
@@ -734,13 +718,23 @@ mod tests {
         assert!(last > i128::from(i64::MAX));
         for p in 0..=MAX_PRECISION {
             let key = Codokey::encode(&widest, last, p).unwrap();
-            assert_eq!(key.decode(&widest).unwrap().unix_micros, truncate(&widest, last, p));
+            assert_eq!(
+                key.decode(&widest).unwrap().unix_micros,
+                truncate(&widest, last, p)
+            );
             assert_eq!(Codokey::parse_any(key.as_bytes()), Ok(key));
         }
         let june = at(294_247, 6, 1, 0, 0, 0, 0);
         assert_eq!(enc(&Context::new(1, MAX_YEAR, 9).unwrap(), june, 0), "000t");
         let first = at(1, 1, 1, 0, 0, 0, 0);
-        assert_eq!(Codokey::encode(&widest, first, 6).unwrap().decode(&widest).unwrap().unix_micros, first);
+        assert_eq!(
+            Codokey::encode(&widest, first, 6)
+                .unwrap()
+                .decode(&widest)
+                .unwrap()
+                .unix_micros,
+            first
+        );
         assert_eq!(
             Codokey::encode(&widest, last + 1, 0),
             Err(EncodeError::YearOutOfContext { year: 294_277 })

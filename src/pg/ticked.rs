@@ -1,0 +1,155 @@
+//! The one adapter shape of the epoch + ticker formats (nanoflake,
+//! caloriosa, uid60; `chronoid_formats::ticked`): an 8-byte int8 datum whose
+//! comparison, hashing and sort support are PostgreSQL's own int8 functions
+//! (`sql/operators.sql`), and SQL functions that receive, cast, generate,
+//! read the time of and bound IDs. Each type says what differs
+//! (`TickedSqlType`) and names its SQL functions in one `ticked_functions!`.
+
+use pgrx::datum::{Internal, TimestampWithTimeZone};
+use pgrx::PgSqlErrorCode;
+
+use chronoid_formats::ticked::{GenerateError, TickedId, MAX_CLOCK_WAIT_MS};
+
+use super::{error, shmem, BackendClock};
+
+/// What differs between the epoch + ticker types in SQL.
+pub trait TickedSqlType: TickedId + 'static {
+    /// The SQL type name, for messages.
+    const NAME: &'static str;
+
+    /// The ticker in shared memory that the server's generators share.
+    fn ticker() -> &'static Self::Ticker;
+    /// The epoch the session reads and makes IDs under.
+    fn epoch_unix_ms() -> i64;
+    /// The third field of a new ID: the node id, or random bits.
+    fn other_field() -> u16;
+    fn unix_ms(self, epoch_unix_ms: i64) -> i64;
+
+    /// The value with these 64 bits, if it is one.
+    fn from_bits(bits: i64) -> Option<Self>;
+    /// Why a binary value is none (22P03's message).
+    fn recv_rejects(bits: i64) -> String;
+    /// Why a bigint is none (22003's message).
+    fn bigint_rejects(value: i64) -> String;
+    /// The span of timestamps the type holds under an epoch, for messages.
+    fn time_range(epoch_unix_ms: i64) -> String;
+
+    /// Raises the ERROR for a generator that made no ID.
+    fn generate_failed(err: GenerateError) -> ! {
+        match err {
+            GenerateError::ClockBehind(behind) => {
+                super::clock_behind(Self::NAME, behind, MAX_CLOCK_WAIT_MS)
+            }
+            _ => error(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                format!(
+                    "the system clock is outside the {} range ({})",
+                    Self::NAME,
+                    Self::time_range(Self::epoch_unix_ms())
+                ),
+            ),
+        }
+    }
+}
+
+pub fn recv<T: TickedSqlType>(buf: Internal) -> T {
+    let bits = super::ffi::recv_i64(buf);
+    T::from_bits(bits).unwrap_or_else(|| {
+        error(
+            PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
+            T::recv_rejects(bits),
+        )
+    })
+}
+
+pub fn from_bigint<T: TickedSqlType>(value: i64) -> T {
+    T::from_bits(value).unwrap_or_else(|| {
+        error(
+            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+            T::bigint_rejects(value),
+        )
+    })
+}
+
+pub fn generate<T: TickedSqlType>(function: &str) -> T {
+    shmem::require_preloaded(function);
+    let epoch = T::epoch_unix_ms();
+    T::generate(T::ticker(), &mut BackendClock, epoch, T::other_field())
+        .unwrap_or_else(|e| T::generate_failed(e))
+}
+
+pub fn timestamp<T: TickedSqlType>(id: T, epoch_unix_ms: i64) -> TimestampWithTimeZone {
+    super::unix_ms_timestamptz(id.unix_ms(epoch_unix_ms))
+}
+
+/// The first and last IDs of the millisecond `ts` falls in, under an epoch.
+pub fn bounds<T: TickedSqlType>(ts: TimestampWithTimeZone, epoch_unix_ms: i64) -> (T, T) {
+    let ms = super::timestamptz_unix_ms(ts, T::NAME);
+    T::bounds_of_unix_ms(ms, epoch_unix_ms).unwrap_or_else(|| {
+        super::timestamp_out_of_range(T::NAME, ts, &T::time_range(epoch_unix_ms))
+    })
+}
+
+/// The SQL functions every epoch + ticker type has, under the names its SQL
+/// declares (`<name>_wrapper` is the C symbol).
+macro_rules! ticked_functions {
+    ($ty:ty {
+        recv: $recv:ident,
+        from_bigint: $from_bigint:ident,
+        from_integer: $from_integer:ident,
+        from_smallint: $from_smallint:ident,
+        generate: $generate:ident,
+        timestamp: $timestamp:ident,
+        floor: $floor:ident,
+        ceil: $ceil:ident $(,)?
+    }) => {
+        #[::pgrx::pg_extern(sql = false)]
+        fn $recv(buf: ::pgrx::datum::Internal) -> $crate::pg::Sql<$ty> {
+            $crate::pg::Sql($crate::pg::ticked::recv(buf))
+        }
+
+        #[::pgrx::pg_extern(sql = false)]
+        fn $from_bigint(value: i64) -> $crate::pg::Sql<$ty> {
+            $crate::pg::Sql($crate::pg::ticked::from_bigint(value))
+        }
+
+        // From the narrower integers as from bigint, so that every 64-bit
+        // type casts from every integer type alike.
+        #[::pgrx::pg_extern(sql = false)]
+        fn $from_integer(value: i32) -> $crate::pg::Sql<$ty> {
+            $crate::pg::Sql($crate::pg::ticked::from_bigint(i64::from(value)))
+        }
+
+        #[::pgrx::pg_extern(sql = false)]
+        fn $from_smallint(value: i16) -> $crate::pg::Sql<$ty> {
+            $crate::pg::Sql($crate::pg::ticked::from_bigint(i64::from(value)))
+        }
+
+        #[::pgrx::pg_extern(sql = false)]
+        fn $generate() -> $crate::pg::Sql<$ty> {
+            $crate::pg::Sql($crate::pg::ticked::generate(concat!(
+                stringify!($generate),
+                "()"
+            )))
+        }
+
+        #[::pgrx::pg_extern(sql = false)]
+        fn $timestamp(id: $crate::pg::Sql<$ty>) -> ::pgrx::datum::TimestampWithTimeZone {
+            use $crate::pg::ticked::TickedSqlType;
+            $crate::pg::ticked::timestamp(id.0, <$ty>::epoch_unix_ms())
+        }
+
+        #[::pgrx::pg_extern(sql = false)]
+        fn $floor(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::Sql<$ty> {
+            use $crate::pg::ticked::TickedSqlType;
+            $crate::pg::Sql($crate::pg::ticked::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).0)
+        }
+
+        #[::pgrx::pg_extern(sql = false)]
+        fn $ceil(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::Sql<$ty> {
+            use $crate::pg::ticked::TickedSqlType;
+            $crate::pg::Sql($crate::pg::ticked::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).1)
+        }
+    };
+}
+pub(crate) use ticked_functions;
