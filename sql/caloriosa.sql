@@ -1,7 +1,7 @@
 -- caloriosa: a Caloriosa device name, unsigned 64 bits
 -- 1 | ms_since_2017:41 | random:12 | increment:10, shown as 11 base-62
 -- characters (0-9a-zA-Z). An int8 datum whose sign bit is the prefix bit;
--- operators and operator classes in sql/int8_backed.sql.
+-- its comparison functions, operators and operator classes in sql/operators.sql.
 
 CREATE TYPE caloriosa;
 

@@ -2,7 +2,7 @@
 -- ms_since_epoch << 22 | generator << 12 | sequence.
 --
 -- The datum is an int8 datum (8 bytes, by value); its operators and operator
--- classes are PostgreSQL's own int8 functions (sql/int8_backed.sql).
+-- classes are PostgreSQL's own int8 functions (sql/operators.sql).
 
 CREATE TYPE nanoflake;
 
@@ -29,7 +29,7 @@ COMMENT ON TYPE nanoflake IS
     'Snowflake-compatible 64-bit ID: 41-bit ms since chronoid.nanoflake_epoch, 10-bit generator, 12-bit sequence';
 
 -- Casts ----------------------------------------------------------------------
--- nanoflake -> bigint is binary (sql/int8_backed.sql); bigint -> nanoflake
+-- nanoflake -> bigint is binary (sql/operators.sql); bigint -> nanoflake
 -- rejects negatives. text casts are PostgreSQL's automatic I/O conversions.
 
 CREATE FUNCTION nanoflake(bigint) RETURNS nanoflake

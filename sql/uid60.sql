@@ -1,6 +1,7 @@
 -- uid60: 60 bits, 0000 | ms_since_2018_03_01:42 | sequence:9 | random:9,
 -- displayed as base 64 (A-Za-z0-9-_) with the last two digits moved to the
--- front. An int8 datum; operators and operator classes in sql/int8_backed.sql.
+-- front. An int8 datum; its comparison functions, operators and operator
+-- classes in sql/operators.sql.
 
 CREATE TYPE uid60;
 
