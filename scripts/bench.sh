@@ -15,7 +15,7 @@ SETTINGS=(
     "max_parallel_workers_per_gather = 0" "max_parallel_maintenance_workers = 0" "jit = off"
 )
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey caloriosa_uid60)
+[ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey caloriosa uid60)
 
 bash scripts/setup.sh
 scripts/install.sh

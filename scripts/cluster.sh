@@ -49,7 +49,11 @@ start)
     fi
     if ! as_postgres "$BIN/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
         # shellcheck disable=SC2086
-        as_postgres env ${CLUSTER_ENV:-} "$BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null \
+        # The relocatable builds' contrib modules (postgres_fdw) carry the
+        # build machine's RUNPATH: point the server at this PostgreSQL's own
+        # libpq, not the system's older one.
+        as_postgres env LD_LIBRARY_PATH="$("$PG_CONFIG" --libdir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ${CLUSTER_ENV:-} \
+            "$BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null \
             || { tail -n 30 "$dir/server.log"; exit 1; }
     fi
     ;;

@@ -20,9 +20,13 @@ SUDO=
 
 missing=()
 dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok installed' || missing+=(postgresql-15)
-for pkg in libclang-dev sudo faketime; do
+# libpostgresql-jdbc-java: the JDBC recipe's driver.
+for pkg in libclang-dev sudo faketime libpostgresql-jdbc-java; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
+# The JDBC and node-postgres recipes need a JDK and Node (the machine's, or Debian's).
+command -v javac >/dev/null || missing+=(default-jdk-headless)
+command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     $SUDO apt-get update -q >/dev/null
@@ -52,12 +56,14 @@ if ! grep -qs "^pg$major = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.tom
     cargo pgrx init --pg"$major" "$PG_CONFIG" >/dev/null
 fi
 
-# A binary-protocol client for the tests: psycopg 3 in a virtualenv.
+# The Python clients the tests and recipes use (psycopg 3, asyncpg,
+# SQLAlchemy, alembic, Django), pinned, in a virtualenv.
 VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
-if ! "$VENV/bin/python" -c "import psycopg" 2>/dev/null; then
-    log "installing psycopg 3 into $VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q "psycopg[binary]==3.3.9"
+REQUIREMENTS=$(dirname "$0")/../tests/clients/python/requirements.txt
+if ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null; then
+    log "installing the Python clients into $VENV"
+    [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q -r "$REQUIREMENTS"
 fi
 
 log "ready: PostgreSQL $($PG_CONFIG --version | cut -d' ' -f2), $(cargo pgrx --version)"

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Runs every test of chronoid, on every supported PostgreSQL major:
-#   1. pure-Rust unit and property tests of the formats, and the in-database
-#      #[pg_test]s (cargo pgrx test, which starts its own PostgreSQL);
-#   2. pg_regress SQL tests (tests/regress) against a real cluster with
+# Runs every test of chronoid:
+#   0. the code's own checks: formatting (cargo fmt --check), lints (cargo
+#      clippy -D warnings), the explicit install SQL matches its generator;
+#   1. the formats crate's unit, property, fuzz and doc tests (plain cargo
+#      test: no PostgreSQL involved);
+# and on every supported PostgreSQL major:
+#   2. the in-database #[pg_test]s (cargo pgrx test, which starts its own
+#      PostgreSQL);
+#   3. pg_regress SQL tests (tests/regress) against a real cluster with
 #      chronoid preloaded, started by scripts/cluster.sh;
-#   3. TAP-style shell tests (tests/tap): concurrency and other multi-backend
+#   4. TAP-style shell tests (tests/tap): concurrency and other multi-backend
 #      or multi-server properties, dump/restore, upgrades, pg_upgrade.
 #
 # The matrix (CHRONOID_MAJORS, default "15 18 16 17"): the whole suite on the
 # majors in CHRONOID_FULL_MAJORS (default "15 18"); on the others the pgrx
 # tests, pg_regress, dump/restore and the extension-upgrade tests. 15 is the
 # system's (Debian's); the others are fetched once by scripts/postgres.sh.
-# The pure-Rust tests do not depend on the major: the 10M-input fuzzing runs
-# on the first major only. PG_CONFIG=... tests just that PostgreSQL, fully.
+# PG_CONFIG=... tests just that PostgreSQL, fully.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,8 +47,29 @@ chmod 755 "$WORK"
 export CHRONOID_TEST_WORK=$WORK
 trap 'for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done' EXIT
 
-fuzz=${CHRONOID_FUZZ_ITERATIONS:-2000000}
 failed=()
+
+step "Formatting, lints and the generated install SQL"
+cargo fmt --all --check || failed+=("cargo fmt --check")
+first=$(echo $MAJORS | cut -d' ' -f1)
+cargo clippy --workspace --all-targets --no-default-features --features "pg$first pg_test" \
+    -- -D warnings || failed+=("cargo clippy")
+python3 scripts/generate_sql.py --check || failed+=("sql/ differs from scripts/generate_sql.py")
+# The install SQL is a catalog of explicit statements: no statements built
+# at install time (released scripts in sql/versions/ stay as released).
+if grep -nE '^\s*DO\b|EXECUTE\s+format' sql/*.sql; then
+    failed+=("sql/*.sql builds statements at install time")
+fi
+# The formats crate needs only Rust: nothing of pgrx or PostgreSQL in its tree.
+if cargo tree -p chronoid-formats -e normal,build,dev --prefix none | grep -E '^(pgrx|bindgen|clang-sys)'; then
+    failed+=("chronoid-formats depends on pgrx")
+fi
+
+step "The formats crate (formats/): unit, property, fuzz and doc tests, without PostgreSQL"
+# Mutation fuzzing of every decoder: CHRONOID_FUZZ_ITERATIONS inputs each
+# (formats/src/fuzz.rs).
+CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
+    cargo test --release -p chronoid-formats --all-features || failed+=("formats crate")
 for m in $MAJORS; do
     export PG_CONFIG=${CONFIG[$m]}
     BIN=$("$PG_CONFIG" --bindir)
@@ -54,14 +79,12 @@ for m in $MAJORS; do
     mkdir -p "$WORK/$m" && chown postgres: "$WORK/$m"
     export CHRONOID_TEST_WORK=$WORK/$m
 
-    step "PostgreSQL $m ($("$PG_CONFIG" --version)): unit, property and in-database tests (cargo pgrx test)"
-    # Mutation fuzzing of every decoder: $fuzz inputs each (src/core/fuzz.rs).
+    step "PostgreSQL $m ($("$PG_CONFIG" --version)): in-database tests (cargo pgrx test)"
     # cargo pgrx test copies its build over the installed library in place:
     # unlink that first, so the copy is a new file and servers running the
     # old one keep it (scripts/install.sh says why).
     scripts/install.sh --detach
-    CHRONOID_FUZZ_ITERATIONS=$fuzz cargo pgrx test "pg$m" --runas postgres --pgdata "$WORK/$m/pgrx"
-    fuzz=20000
+    cargo pgrx test "pg$m" --runas postgres --pgdata "$WORK/$m/pgrx" || failed+=("PostgreSQL $m: cargo pgrx test")
 
     # 15, the system's, gets the release build users install; the other
     # majors a build that takes a third of the time (no LTO).

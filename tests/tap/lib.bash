@@ -52,14 +52,3 @@ concurrent_generate() {
     ok "$status" "$backends backends x $per $gen() calls succeeded"
 }
 
-# The checks every generator must pass on such a table.
-check_unique_and_ordered() {
-    local table=$1 total=$2
-    is "$(sql "SELECT count(*) FROM $table")" "$total" "$table: every row arrived"
-    is "$(sql "SELECT count(DISTINCT id) FROM $table")" "$total" "$table: zero duplicate IDs"
-    is "$(sql "SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY backend ORDER BY n) AS bad FROM $table) s WHERE bad")" \
-        "0" "$table: each backend's IDs strictly increase"
-    # The windows overlap in time: the backends really ran at once.
-    is "$(sql "SELECT max(lo) < min(hi) FROM (SELECT backend, min(id) lo, max(id) hi FROM $table GROUP BY backend) s")" \
-        "t" "$table: the backends' generation windows overlap"
-}

@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""Checks that every code block in README.md marked `<!-- recipe: PATH -->`
+on the line before its opening fence appears, line for line, in PATH (a
+recipe that tests/tap/clients.sh runs), so the README shows executed code."""
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+readme = (root / "README.md").read_text()
+blocks = re.findall(r"<!-- recipe: (\S+) -->\n```\w*\n(.*?)```", readme, re.S)
+if not blocks:
+    sys.exit("README.md has no recipe snippets")
+bad = 0
+for path, block in blocks:
+    source = (root / path).read_text()
+    if block.strip("\n") not in source:
+        print(f"README snippet for {path} is not an excerpt of it:\n{block}")
+        bad += 1
+print(f"{len(blocks)} README snippets checked")
+sys.exit(1 if bad else 0)
