@@ -1,0 +1,1 @@
+//! See tests/clients.rs.
