@@ -119,3 +119,14 @@ CREATE FUNCTION codokey_ceil(date, "precision" int DEFAULT NULL) RETURNS codokey
     AS 'MODULE_PATHNAME', 'codokey_ceil_date_wrapper' LANGUAGE C STABLE PARALLEL SAFE;
 
 CREATE CAST (codokey AS timestamptz) WITH FUNCTION codokey_timestamp(codokey);
+
+-- bytea is the storage and the binary form (one byte per digit value), so
+-- codokey -> bytea is binary; bytea -> codokey accepts exactly what binary
+-- receive accepts. (Not an overload of codokey(), which makes keys of times:
+-- codokey($1) with an untyped parameter would turn ambiguous.)
+CREATE FUNCTION codokey_from_bytea(bytea) RETURNS codokey
+    AS 'MODULE_PATHNAME', 'codokey_from_bytea_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION codokey_from_bytea(bytea) IS
+    'The codokey whose digits are these bytes (as binary receive accepts them)';
+CREATE CAST (bytea AS codokey) WITH FUNCTION codokey_from_bytea(bytea);
+CREATE CAST (codokey AS bytea) WITHOUT FUNCTION;

@@ -69,6 +69,14 @@ CREATE FUNCTION gen_scru160() RETURNS scru160
     AS 'MODULE_PATHNAME', 'gen_scru160_wrapper' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION gen_scru160() IS
     'A new SCRU160: strictly increasing within this backend, 96 random bits from a per-backend CSPRNG';
+-- For a given instant (backfills, imports, tests): unique through its random
+-- bits like any scru160; a run for one millisecond counts up; the live
+-- generator's order is untouched. The counter formats have no random bits to
+-- spare, so they get no such generator (README, "IDs for a given instant").
+CREATE FUNCTION gen_scru160(timestamptz) RETURNS scru160
+    AS 'MODULE_PATHNAME', 'gen_scru160_at_wrapper' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION gen_scru160(timestamptz) IS
+    'A new scru160 whose timestamp is the given instant; unique through 96 random bits';
 
 CREATE FUNCTION scru160_to_hex(scru160) RETURNS text
     AS 'MODULE_PATHNAME', 'scru160_to_hex_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

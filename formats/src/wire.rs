@@ -123,6 +123,8 @@ impl Wire for Codokey {
 
 /// Runs `$body` once per value type, with `$t` naming it: the client
 /// integrations implement foreign traits, so each needs one impl per type.
+/// (Unused when no client feature is on.)
+#[allow(unused_macros)]
 macro_rules! for_each_type {
     ($m:ident) => {
         $m!($crate::nanoflake::Nanoflake);

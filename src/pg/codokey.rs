@@ -281,14 +281,24 @@ fn codokey_out(key: &[u8]) -> PallocCString {
 
 #[pg_extern(sql = false)]
 fn codokey_recv(buf: Internal) -> Vec<u8> {
-    let bytes = super::ffi::recv_rest(buf);
+    checked_storage(super::ffi::recv_rest(buf), "external codokey value")
+}
+
+/// bytea -> codokey: the bytes of the storage (and of the binary form), so
+/// the cast accepts exactly what binary receive accepts.
+#[pg_extern(sql = false)]
+fn codokey_from_bytea(bytes: &[u8]) -> Vec<u8> {
+    checked_storage(bytes, "bytea for type codokey")
+}
+
+fn checked_storage(bytes: &[u8], what: &str) -> Vec<u8> {
     let key = Codokey::from_storage(bytes)
         .and_then(|k| Codokey::parse_any(k.as_bytes()).ok())
         .unwrap_or_else(|| {
             error(
                 PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
                 format!(
-                    "invalid external codokey value ({} bytes): no codokey context has this key",
+                    "invalid {what} ({} bytes): no codokey context has this key",
                     bytes.len()
                 ),
             )

@@ -9,7 +9,9 @@ use pgrx::PgSqlErrorCode;
 
 use super::{error, invalid_text, BackendClock, BackendLocal, PallocCString, Sql};
 use chronoid_formats::clock::Clock;
-use chronoid_formats::scru160::{self, GenerateError, Generator, Notice, Scru160, LEN};
+use chronoid_formats::scru160::{
+    self, GenerateError, Generator, InstantGenerator, InstantOutOfRange, Notice, Scru160, LEN,
+};
 
 super::by_reference_fixed_type!(Scru160, "scru160", LEN,
     to_bytes: Scru160::as_bytes,
@@ -131,6 +133,29 @@ fn gen_scru160() -> Sql<Scru160> {
             format!("scru160 timestamp overflow: {ms} ms does not fit in 48 bits"),
         ),
     }
+}
+
+static INSTANT_GENERATOR: BackendLocal<InstantGenerator> = BackendLocal::new();
+
+/// gen_scru160(timestamptz): an ID for a given instant. Unique through its
+/// random bits like any scru160 (see `InstantGenerator`); the clock-driven
+/// generator's state is untouched, so live IDs keep their order.
+#[pg_extern(sql = false)]
+fn gen_scru160_at(ts: TimestampWithTimeZone) -> Sql<Scru160> {
+    let ms = super::timestamptz_unix_ms(ts, TYPE);
+    let ms = u64::try_from(ms).unwrap_or(0);
+    let result = INSTANT_GENERATOR.with(InstantGenerator::new, |g| {
+        super::random::with_rng(|rng| g.generate_at(ms, rng))
+    });
+    Sql(result.unwrap_or_else(|InstantOutOfRange { .. }| {
+        error(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!(
+                "timestamp out of range for type scru160: {ts} is outside \
+                 1970-01-01 00:00:00.001+00 .. +10889 (timestamps 0 and 2^48-1 are reserved)"
+            ),
+        )
+    }))
 }
 
 // Comparison, hashing, min/max and sort support: plain fmgr functions (see

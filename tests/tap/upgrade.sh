@@ -27,7 +27,13 @@ catalog() {
                                    FROM pg_proc p WHERE e.classid = 'pg_proc'::regclass AND p.oid = e.objid), '')
                || coalesce(' -- ' || obj_description(e.objid, e.classid::regclass::name), '') AS d
         FROM pg_depend e
-        WHERE e.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND e.deptype = 'e') s"
+        WHERE e.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND e.deptype = 'e'
+        UNION ALL  -- the members of every operator family (cross-type operators are not extension members)
+        SELECT pg_describe_object(m.classid, m.objid, 0)
+        FROM (SELECT 'pg_amop'::regclass AS classid, oid AS objid, amopfamily AS family FROM pg_amop
+              UNION ALL SELECT 'pg_amproc'::regclass, oid, amprocfamily FROM pg_amproc) m
+        JOIN pg_depend e ON e.classid = 'pg_opfamily'::regclass AND e.objid = m.family AND e.deptype = 'e'
+                        AND e.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid')) s"
 }
 recreate chronoid_fresh
 TAP_DB=chronoid_fresh sql "CREATE EXTENSION chronoid"
@@ -95,5 +101,37 @@ is "$(TAP_DB=chronoid_upgrade2_restored rows_md5 "SELECT n, codokey_send(k) FROM
     "the restore has every row, byte for byte"
 is "$(TAP_DB=chronoid_upgrade2_restored sql "CREATE EXTENSION amcheck; SELECT bt_index_check('keys_k', true)")" "" "amcheck passes on the restored index"
 
-for db in chronoid_upgrade chronoid_upgrade2 chronoid_upgrade2_restored chronoid_fresh; do TAP_DB=postgres sql "DROP DATABASE $db"; done
+# From 0.3.0: indexes built before the integer comparisons joined their
+# families serve them after the update.
+recreate chronoid_upgrade3
+TAP_DB=chronoid_upgrade3
+sql "CREATE EXTENSION chronoid VERSION '0.3.0'"
+is "$(version chronoid_upgrade3)" "0.3.0" "chronoid 0.3.0 installed"
+is "$(sql "SELECT count(*) FROM pg_operator WHERE oprleft = 'nanoflake'::regtype AND oprright = 'bigint'::regtype")" \
+    "0" "0.3.0 has no nanoflake = bigint"
+sql "$(cat <<'SQL'
+CREATE TABLE t (n int PRIMARY KEY, nf nanoflake, c caloriosa, u uid60, s scru160 DEFAULT gen_scru160(), ck codokey);
+INSERT INTO t (n, nf, c, u, ck)
+SELECT g, (g::bigint << 22)::nanoflake, (-9223372036854775807 + g * 1024)::caloriosa, (g::bigint << 18)::uid60,
+       codokey(timestamptz '2001-01-01+00' + g * interval '5 hours', 3) FROM generate_series(1, 10000) g;
+CREATE INDEX t_nf ON t (nf); CREATE INDEX t_c ON t (c); CREATE INDEX t_u ON t (u); CREATE INDEX t_ck ON t (ck);
+ANALYZE t;
+SQL
+)"
+before=$(sql "SELECT md5(string_agg(concat_ws('|', n, nf, c, u, s, ck), ',' ORDER BY n)) FROM t")
+sql "ALTER EXTENSION chronoid UPDATE"
+is "$(version chronoid_upgrade3)" "$CURRENT" "0.3.0 updated to $CURRENT"
+is "$(sql "SELECT md5(string_agg(concat_ws('|', n, nf, c, u, s, ck), ',' ORDER BY n)) FROM t")" "$before" "every stored value unchanged"
+is "$(catalog chronoid_upgrade3)" "$fresh" "an updated 0.3.0 has exactly the objects, operator family members and function properties of a fresh $CURRENT"
+is "$(sql "SELECT count(*) FROM t WHERE nf = 41943040 OR nf BETWEEN 4194304 AND 8388608::bigint")" "3" "nanoflake compares with numbers after the update"
+for q in "nf = 41943040" "c = -9223372036854765567" "u = 2621440::bigint"; do
+    sql "EXPLAIN (COSTS OFF) SELECT n FROM t WHERE $q" | grep -qE "Index.*Cond: \(${q%% *} = "
+    ok $? "an index built under 0.3.0 serves $q"
+done
+is "$(sql "CREATE EXTENSION amcheck; SELECT count(bt_index_check(i::regclass, true)) FROM unnest(ARRAY['t_nf', 't_c', 't_u', 't_ck']) i")" "4" \
+    "amcheck passes on the indexes built under 0.3.0"
+is "$(sql "SELECT scru160_timestamp(gen_scru160('2020-02-02 02:02:02.002+00')) = '2020-02-02 02:02:02.002+00', count(*) FILTER (WHERE ck::bytea::codokey = ck) FROM t")" \
+    "t|10000" "gen_scru160(timestamptz) and codokey <-> bytea after the update"
+
+for db in chronoid_upgrade chronoid_upgrade2 chronoid_upgrade2_restored chronoid_upgrade3 chronoid_fresh; do TAP_DB=postgres sql "DROP DATABASE $db"; done
 done_testing

@@ -38,6 +38,16 @@ public class Recipe {
             cast.setLong(2, 12345L);
             rs = cast.executeQuery();
             check(rs.next() && rs.getBoolean(1), "casts");
+            // setLong compares the number (nanoflake = bigint, since 0.4.0),
+            // and the primary key's index serves it.
+            long number;
+            rs = st.executeQuery("SELECT id::bigint FROM jdbc_event WHERE what = 'hello'");
+            rs.next();
+            number = rs.getLong(1);
+            PreparedStatement byNumber = c.prepareStatement("SELECT what FROM jdbc_event WHERE id = ?");
+            byNumber.setLong(1, number);
+            rs = byNumber.executeQuery();
+            check(rs.next() && rs.getString(1).equals("hello"), "setLong");
         }
         // stringtype=unspecified: every setString is sent untyped.
         try (Connection c = DriverManager.getConnection(url + "&stringtype=unspecified")) {
@@ -46,6 +56,6 @@ public class Recipe {
             ResultSet rs = p.executeQuery();
             check(rs.next() && rs.getString(1).equals("hello"), "stringtype=unspecified");
         }
-        System.out.println("ok - JDBC: getString as is; setString fails; Types.OTHER, casts, stringtype=unspecified work");
+        System.out.println("ok - JDBC: getString as is; setString fails; Types.OTHER, casts, setLong, stringtype=unspecified work");
     }
 }

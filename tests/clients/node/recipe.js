@@ -21,6 +21,9 @@ async function main() {
   // A decimal id goes through bigint.
   const decimal = await client.query('SELECT $1::bigint::nanoflake AS id', [12345]);
   if (decimal.rows[0].id !== '9ix') throw new Error('decimal id: ' + decimal.rows[0].id);
+  // Or compare with a bigint: nanoflake = bigint compares the number (0.4.0).
+  const compared = await client.query("SELECT '9ix'::nanoflake = $1::bigint AS same", [12345]);
+  if (compared.rows[0].same !== true) throw new Error('nanoflake = bigint');
 
   // Optional: parse a type's results yourself (here nanoflake as BigInt).
   const oid = (await client.query("SELECT 'nanoflake'::regtype::oid AS oid")).rows[0].oid;

@@ -231,3 +231,16 @@ CREATE TABLE ck_dups AS SELECT 'yjbu'::codokey AS k FROM generate_series(1, 1000
 CREATE INDEX ck_dups_k ON ck_dups (k);
 SELECT allequalimage FROM bt_metap('ck_dups_k');
 SELECT live_items < 10 AS deduplicated FROM bt_page_stats('ck_dups_k', 1);
+
+-- codokey <-> bytea (since 0.4.0): bytea is the storage and the binary form,
+-- one byte per digit value; bytea -> codokey checks what receive checks.
+SELECT codokey('2022-06-15+00'::timestamptz)::bytea AS storage,
+       codokey('2022-06-15+00'::timestamptz)::bytea = codokey_send(codokey('2022-06-15+00'::timestamptz)) AS is_binary_form,
+       '\x2213'::bytea::codokey AS year_key,
+       '\x2213060f'::bytea::codokey::bytea = '\x2213060f'::bytea AS round_trip;
+SELECT count(*) AS keys, count(*) FILTER (WHERE k::bytea::codokey = k) AS round_trips FROM ck_events;
+SELECT b AS bytes, regress.sqlstate_of(format('SELECT %L::bytea::codokey', b)) AS result FROM unnest(ARRAY[
+    '\x', '\x22', '\x2213ff0b', '\x23232323', '\x000000000000000000000000000000']) b;
+SELECT castmethod, castcontext FROM pg_cast
+WHERE (castsource, casttarget) IN (('codokey'::regtype, 'bytea'::regtype), ('bytea'::regtype, 'codokey'::regtype))
+ORDER BY castsource::regtype::text;

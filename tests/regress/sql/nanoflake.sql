@@ -55,7 +55,7 @@ SELECT o.oprname, c.oprname AS commutator, n.oprname AS negator, o.oprrest, o.op
 FROM pg_operator o
 LEFT JOIN pg_operator c ON c.oid = o.oprcom
 LEFT JOIN pg_operator n ON n.oid = o.oprnegate
-WHERE o.oprleft = 'nanoflake'::regtype ORDER BY o.oprname;
+WHERE o.oprleft = 'nanoflake'::regtype AND o.oprright = 'nanoflake'::regtype ORDER BY o.oprname;  -- with integers: integer_comparisons
 
 -- The type: 8 bytes, by value, double-aligned, plain storage, with binary I/O.
 SELECT typlen, typbyval, typalign, typstorage, typreceive::text, typsend::text
@@ -66,13 +66,14 @@ FROM pg_type WHERE oid = 'nanoflake'::regtype;
 SELECT am.amname, opc.opcname, opc.opcdefault, p.amprocnum, p.amproc::text
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
 JOIN pg_amproc p ON p.amprocfamily = opc.opcfamily
-WHERE opc.opcintype = 'nanoflake'::regtype
+WHERE opc.opcintype = 'nanoflake'::regtype AND p.amproclefttype = p.amprocrighttype
 ORDER BY am.amname, p.amprocnum;
 
 -- Volatility and parallel safety as declared.
 SELECT proname, provolatile, proparallel, proisstrict, proleakproof
 FROM pg_proc WHERE proname LIKE '%nanoflake%' AND pronamespace = (
     SELECT extnamespace FROM pg_extension WHERE extname = 'chronoid')
+    AND NOT (proname ~ '_(eq|ne|lt|le|gt|ge|cmp)$' AND proargtypes[0] <> proargtypes[1])  -- with integers: integer_comparisons
 ORDER BY proname, oid::regprocedure::text;
 
 -- Fields and range-scan bounds.

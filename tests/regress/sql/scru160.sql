@@ -152,3 +152,31 @@ SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids,
 FROM s_gen;
 SELECT count(*) AS out_of_order FROM (
     SELECT id <= lag(id) OVER (ORDER BY n) AS backwards FROM s_gen) s WHERE backwards;
+
+-- gen_scru160(timestamptz): an ID for a given instant (since 0.4.0).
+SELECT scru160_timestamp(gen_scru160('2020-01-01 00:00:00.123+00')) AS instant,
+       gen_scru160('2020-01-01 00:00:00.123+00')
+           BETWEEN scru160_floor('2020-01-01 00:00:00.123+00') AND scru160_ceil('2020-01-01 00:00:00.123+00') AS in_bounds,
+       gen_scru160(NULL) IS NULL AS strict;
+-- A run for one instant: unique, increasing in call order, all of that
+-- millisecond (the counter starts below 2^15, so at least 32768 count up).
+CREATE TEMP TABLE s_instant AS
+SELECT n, gen_scru160('1999-12-31 23:59:59.999+00') AS id FROM generate_series(1, 32768) n;
+SELECT count(DISTINCT id) AS distinct_ids,
+       count(DISTINCT scru160_timestamp(id)) AS instants,
+       bool_and(scru160_counter(id) BETWEEN 0 AND 65535) AS counters
+FROM s_instant;
+SELECT count(*) AS out_of_order FROM (
+    SELECT id <= lag(id) OVER (ORDER BY n) AS backwards FROM s_instant) s WHERE backwards;
+-- The live generator keeps its own state: an instant in the year 3000 does
+-- not move it.
+SELECT gen_scru160('3000-01-01+00') > gen_scru160() AS future_instant_sorts_later;
+SELECT scru160_timestamp(gen_scru160()) < now() + interval '1 minute' AS live_generator_unmoved;
+-- Instants outside the 48-bit field (and its reserved 0): 22008.
+SELECT t AS instant, regress.sqlstate_of(format('SELECT gen_scru160(%L::timestamptz)', t)) AS result FROM unnest(ARRAY[
+    '1970-01-01 00:00:00+00', '1970-01-01 00:00:00.001+00', '1969-12-31 23:59:59.999+00',
+    '10889-08-02 05:31:50.654+00', '10889-08-02 05:31:50.655+00', 'infinity', '-infinity']) t;
+SELECT provolatile, proparallel, proisstrict FROM pg_proc WHERE oid = 'gen_scru160(timestamptz)'::regprocedure;
+
+-- No cast to uuid: 160 bits do not fit in 128 (README, "uuid").
+SELECT regress.sqlstate_of('SELECT gen_scru160()::uuid') AS to_uuid;
