@@ -17,6 +17,12 @@ COMMENT ON FUNCTION codokey_from_bytea(bytea) IS
 CREATE CAST (bytea AS codokey) WITH FUNCTION codokey_from_bytea(bytea);
 CREATE CAST (codokey AS bytea) WITHOUT FUNCTION;
 
+-- codokey sorts with its own sort support: bytea's order, abbreviated keys
+-- packing ten digit values. Same function, same opclass entry; stored keys
+-- and indexes are unchanged (the order is the same).
+CREATE OR REPLACE FUNCTION codokey_sortsupport(internal) RETURNS void
+    AS 'MODULE_PATHNAME', 'codokey_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- BEGIN GENERATED integer comparisons (scripts/generate_sql.py)
 -- nanoflake compared with bigint, integer and smallint, both ways round, as its
 -- bigint cast: `id = 5` means `id::bigint = 5` (a number, never a base-36

@@ -154,6 +154,9 @@ pub struct Decoded {
     pub precision: u8,
 }
 
+/// How many leading digits [`Codokey::abbreviate_storage`] packs.
+pub const ABBREVIATED_DIGITS: usize = 10;
+
 impl Codokey {
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
@@ -179,6 +182,25 @@ impl Codokey {
             .map(|&v| DIGITS.get(usize::from(v)).copied())
             .collect::<Option<Vec<u8>>>()
             .map(Codokey)
+    }
+
+    /// The abbreviated sort key of a stored key: its first
+    /// [`ABBREVIATED_DIGITS`] digit values, each plus one in 6 bits (0 where
+    /// the key has ended), packed from the top of a `u64`. Compared as
+    /// unsigned integers, two abbreviations order like the stored bytes (byte
+    /// by byte, a shorter key first when it is a prefix), and equal
+    /// abbreviations leave the order to the full comparison: so a sort can
+    /// compare these instead of the bytes and be exactly as right. Keys of up
+    /// to 10 digits (precision 6 in the default context) abbreviate without
+    /// loss.
+    pub fn abbreviate_storage(storage: &[u8]) -> u64 {
+        let mut key = 0u64;
+        for i in 0..ABBREVIATED_DIGITS {
+            // A stored digit is 0..=35; the clamp keeps 6 bits for any byte.
+            let v = storage.get(i).map_or(0, |&d| u64::from(d.min(62)) + 1);
+            key = (key << 6) | v;
+        }
+        key << (64 - 6 * ABBREVIATED_DIGITS)
     }
 
     pub fn encode(ctx: &Context, unix_micros: i128, precision: u8) -> Result<Self, EncodeError> {
@@ -897,5 +919,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Abbreviations never contradict the byte order of stored keys, on
+    /// keys of every length and of random contexts, and keys sharing their
+    /// first 10 digits tie (the full comparison decides those).
+    #[test]
+    fn property_abbreviation_orders_like_the_bytes() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(36);
+        let mut keys: Vec<Vec<u8>> = Vec::new();
+        for _ in 0..20_000 {
+            let len = rng.random_range(1..=15);
+            keys.push((0..len).map(|_| rng.random_range(0..36u8)).collect());
+        }
+        // Made keys of random contexts and precisions, and near-ties: one
+        // 10-digit prefix continued in every way.
+        for _ in 0..5_000 {
+            let yz = rng.random_range(1..=2000);
+            let ctx = Context::new(yz, yz + rng.random_range(0..5000), 999_999).unwrap();
+            let t = rng.random_range(0..at(2400, 1, 1, 0, 0, 0, 0));
+            if let Ok(k) = Codokey::encode(&ctx, t, rng.random_range(0..=MAX_PRECISION)) {
+                keys.push(k.to_storage());
+            }
+        }
+        let prefix: Vec<u8> = (0..10).map(|_| rng.random_range(0..36u8)).collect();
+        let near_ties = keys.len();
+        for extra in 0..=5usize {
+            for _ in 0..50 {
+                let mut k = prefix.clone();
+                k.extend((0..extra).map(|_| rng.random_range(0..36u8)));
+                keys.push(k);
+            }
+        }
+        let random_pairs = (0..200_000).map(|_| {
+            (
+                rng.random_range(0..keys.len()),
+                rng.random_range(0..keys.len()),
+            )
+        });
+        let tie_pairs =
+            (near_ties..keys.len()).flat_map(|i| (near_ties..keys.len()).map(move |j| (i, j)));
+        let mut ties = 0;
+        for (i, j) in random_pairs
+            .collect::<Vec<_>>()
+            .into_iter()
+            .chain(tie_pairs)
+        {
+            let (a, b) = (&keys[i], &keys[j]);
+            let (ka, kb) = (
+                Codokey::abbreviate_storage(a),
+                Codokey::abbreviate_storage(b),
+            );
+            if ka == kb {
+                ties += 1;
+                assert_eq!(
+                    a[..a.len().min(10)],
+                    b[..b.len().min(10)],
+                    "a tie only on a shared 10-digit prefix"
+                );
+            } else {
+                assert_eq!(ka.cmp(&kb), a.cmp(b), "{a:?} vs {b:?}");
+            }
+            if a.len() <= 10 && b.len() <= 10 {
+                assert_eq!(ka.cmp(&kb), a.cmp(b), "lossless up to 10 digits");
+            }
+        }
+        assert!(ties > 100, "the near-ties were exercised ({ties})");
+        // Sorting by (abbreviation, bytes) is sorting by bytes.
+        let mut by_bytes = keys.clone();
+        by_bytes.sort();
+        keys.sort_by(|a, b| {
+            Codokey::abbreviate_storage(a)
+                .cmp(&Codokey::abbreviate_storage(b))
+                .then_with(|| a.cmp(b))
+        });
+        assert_eq!(keys, by_bytes);
     }
 }

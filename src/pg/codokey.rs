@@ -478,3 +478,8 @@ fn codokey_floor_date(date: Option<Date>, precision: Option<i32>) -> Option<Vec<
 fn codokey_ceil_date(date: Option<Date>, precision: Option<i32>) -> Option<Vec<u8>> {
     Some(period(&date?, precision).1)
 }
+
+// Sort support with abbreviated keys that pack the first ten digit values
+// (see `Codokey::abbreviate_storage`): sorts and index builds compare one
+// integer per pair, as for timestamptz.
+super::fmgr::varlena_sortsupport!("codokey", abbreviate: Codokey::abbreviate_storage);

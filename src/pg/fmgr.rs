@@ -130,3 +130,107 @@ macro_rules! fixed_length_functions {
     };
 }
 pub(crate) use fixed_length_functions;
+
+/// The bytes of a varlena datum that is not compressed or stored out of
+/// line, read in place (1- or 4-byte header); `None` otherwise.
+///
+/// # Safety
+/// `d` points to a varlena.
+#[inline(always)]
+pub unsafe fn inline_varlena_bytes<'a>(d: pgrx::pg_sys::Datum) -> Option<&'a [u8]> {
+    use pgrx::varlena::{
+        varatt_is_1b, varatt_is_1b_e, varatt_is_4b_u, vardata_any, varsize_any_exhdr,
+    };
+    let ptr = d.cast_mut_ptr::<pgrx::pg_sys::varlena>();
+    // SAFETY: the caller's promise; the header says how many bytes follow.
+    unsafe {
+        if varatt_is_1b_e(ptr) || !(varatt_is_1b(ptr) || varatt_is_4b_u(ptr)) {
+            return None;
+        }
+        Some(std::slice::from_raw_parts(
+            vardata_any(ptr).cast::<u8>(),
+            varsize_any_exhdr(ptr),
+        ))
+    }
+}
+
+/// Defines the C function `<prefix>_sortsupport` (and its `pg_finfo_`
+/// record) of a variable-length type that orders as its bytes (bytea's
+/// order: byte by byte, a prefix first), with `$abbreviate` (a safe
+/// `fn(&[u8]) -> u64` that never contradicts that order) as the abbreviated
+/// key. bytea's own sort support abbreviates too, but through the generic
+/// string machinery (a hash of every full key for its abort heuristic, a
+/// length check and memcmp per comparison); a key type with short values
+/// can pack its digits and compare them as one integer.
+macro_rules! varlena_sortsupport {
+    ($prefix:literal, abbreviate: $abbreviate:path) => {
+        mod varlena_sortsupport {
+            #[allow(unused_imports)]
+            use super::*;
+
+            use ::pgrx::pg_sys::{self, Datum, FunctionCallInfo, SortSupport};
+
+            use $crate::pg::ffi::{self, arg};
+            use $crate::pg::fmgr::inline_varlena_bytes;
+
+            #[unsafe(export_name = concat!("pg_finfo_", $prefix, "_sortsupport"))]
+            extern "C" fn finfo() -> &'static pg_sys::Pg_finfo_record {
+                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
+                &V1
+            }
+
+            #[unsafe(export_name = concat!($prefix, "_sortsupport"))]
+            unsafe extern "C-unwind" fn sortsupport(fcinfo: FunctionCallInfo) -> Datum {
+                // Guarded: setting up abbreviation allocates in the sort's
+                // memory context, which can raise an ERROR.
+                // SAFETY: fmgr passes the SortSupport as the one argument.
+                unsafe {
+                    pg_sys::panic::pgrx_extern_c_guard(|| {
+                        ffi::install_sort_support(
+                            arg(fcinfo, 0).cast_mut_ptr(),
+                            abbrev_convert,
+                            full_compare,
+                        )
+                    });
+                }
+                Datum::null()
+            }
+
+            /// The bytes of a datum: in place, or (never for a short key,
+            /// which is neither compressed nor stored out of line, but
+            /// handled all the same) detoasted into the sort's memory.
+            ///
+            /// # Safety
+            /// `d` is a datum of the type.
+            #[inline(always)]
+            unsafe fn bytes<'a>(d: Datum) -> &'a [u8] {
+                // SAFETY: the caller's promise.
+                unsafe {
+                    match inline_varlena_bytes(d) {
+                        Some(b) => b,
+                        None => pg_sys::panic::pgrx_extern_c_guard(|| {
+                            let p = pg_sys::pg_detoast_datum_packed(d.cast_mut_ptr());
+                            inline_varlena_bytes(Datum::from(p)).expect("detoasted")
+                        }),
+                    }
+                }
+            }
+
+            unsafe extern "C-unwind" fn full_compare(a: Datum, b: Datum, _: SortSupport) -> i32 {
+                // SAFETY: tuplesort compares datums of the type it sorts.
+                unsafe { bytes(a).cmp(bytes(b)) as i32 }
+            }
+
+            unsafe extern "C-unwind" fn abbrev_convert(d: Datum, ssup: SortSupport) -> Datum {
+                // SAFETY: a datum of the type, and the SortSupport set up by
+                // install_sort_support with abbreviation.
+                unsafe {
+                    let key: u64 = $abbreviate(bytes(d));
+                    ffi::note_abbreviation(ssup, key);
+                    Datum::from(key)
+                }
+            }
+        }
+    };
+}
+pub(crate) use varlena_sortsupport;

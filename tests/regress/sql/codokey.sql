@@ -244,3 +244,26 @@ SELECT b AS bytes, regress.sqlstate_of(format('SELECT %L::bytea::codokey', b)) A
 SELECT castmethod, castcontext FROM pg_cast
 WHERE (castsource, casttarget) IN (('codokey'::regtype, 'bytea'::regtype), ('bytea'::regtype, 'codokey'::regtype))
 ORDER BY castsource::regtype::text;
+-- Sort support (since 0.4.0): chronoid's abbreviated keys (ten digit values
+-- packed into one integer) give bytea's order, on keys of every length (1 to
+-- 15 digits: every context's years, every precision) and on keys that tie
+-- on their first ten digits, in sorts and in index builds.
+SELECT l.lanname, p.prosrc FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+WHERE p.oid = 'codokey_sortsupport(internal)'::regprocedure;
+CREATE TABLE ck_sort AS
+SELECT codokey(timestamptz '1971-01-01+00' + (g * 7919 % 30000) * interval '9 hours 17.123457 seconds',
+               g % 7, c.year_zero, c.max_year, c.fraction_max) AS k
+FROM generate_series(1, 20000) g,
+     (VALUES (1970, 2005, 9), (1970, 3265, 99), (1000, 9999, 999999), (1970, 3265, 999999)) c(year_zero, max_year, fraction_max)
+UNION ALL  -- near-ties: 3,000 microseconds of one second share their first ten digits
+SELECT codokey(timestamptz '2022-06-15 12:34:56.7+00' + g * interval '1 microsecond', 6, 1970, 3265, 999999)
+FROM generate_series(1, 3000) g;
+SELECT count(*) AS keys, count(DISTINCT length(k::text)) AS lengths FROM ck_sort;
+SET work_mem = '64MB';
+SELECT (SELECT md5(string_agg(k::text, ',' ORDER BY k)) FROM ck_sort)
+     = (SELECT md5(string_agg(k::text, ',' ORDER BY k::bytea)) FROM ck_sort) AS sort_is_bytea_order,
+       (SELECT md5(string_agg(k::text, ',' ORDER BY k DESC)) FROM ck_sort)
+     = (SELECT md5(string_agg(k::text, ',' ORDER BY k::bytea DESC)) FROM ck_sort) AS descending_too;
+RESET work_mem;
+CREATE INDEX ck_sort_k ON ck_sort (k);
+SELECT bt_index_check('ck_sort_k', true) IS NOT NULL AS index_in_bytea_order;
