@@ -6,6 +6,7 @@ pub const PG_EPOCH_UNIX_MS: i64 = 946_684_800_000;
 
 /// The unix millisecond a `timestamptz` falls in (rounding towards minus
 /// infinity, so an instant before 1970 stays in its own millisecond).
+#[inline]
 pub fn pg_usec_to_unix_ms(usec: i64) -> i64 {
     usec.div_euclid(1000) + PG_EPOCH_UNIX_MS
 }

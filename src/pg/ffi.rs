@@ -42,6 +42,15 @@ unsafe extern "C-unwind" {
         y: pg_sys::Datum,
         ssup: pg_sys::SortSupport,
     ) -> i32;
+    /// palloc and GetCurrentTimestamp called directly: pgrx's bindings wrap
+    /// every call in a sigsetjmp, which costs more than a generator's work.
+    /// For unguarded fast paths only (`fmgr::unguarded_generator!`), where
+    /// palloc's longjmp (out of memory) crosses no Rust value with a
+    /// destructor, and GetCurrentTimestamp cannot fail.
+    #[link_name = "palloc"]
+    pub fn palloc_unguarded(size: pg_sys::Size) -> *mut std::ffi::c_void;
+    #[link_name = "GetCurrentTimestamp"]
+    pub fn current_timestamp_unguarded() -> pg_sys::TimestampTz;
 }
 
 /// Argument `n` of a (strict) call.

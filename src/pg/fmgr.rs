@@ -234,3 +234,46 @@ macro_rules! varlena_sortsupport {
     };
 }
 pub(crate) use varlena_sortsupport;
+
+/// Defines the C function `$symbol` (and its `pg_finfo_` record): a
+/// generator of a fixed-length by-reference type of `$len` bytes that runs
+/// `$fast` (`fn() -> Result<[u8; $len], D>`) without a pg_guard, and only
+/// when that defers, `$slow` (`fn(D) -> [u8; $len]`) under one.
+///
+/// `$fast` must not raise an ERROR, panic, or call into PostgreSQL. The
+/// one call that can fail here is palloc (out of memory), which is made
+/// with no Rust value alive that has a destructor: its longjmp leaves only
+/// plain frames behind, as from a C function.
+macro_rules! unguarded_generator {
+    ($symbol:literal, $len:expr, fast: $fast:path, slow: $slow:path) => {
+        const _: () = {
+            use ::pgrx::pg_sys::{self, Datum, FunctionCallInfo};
+
+            #[unsafe(export_name = concat!("pg_finfo_", $symbol))]
+            extern "C" fn finfo() -> &'static pg_sys::Pg_finfo_record {
+                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
+                &V1
+            }
+
+            #[unsafe(export_name = $symbol)]
+            unsafe extern "C-unwind" fn generate(_fcinfo: FunctionCallInfo) -> Datum {
+                let bytes: [u8; $len] = match $fast() {
+                    Ok(bytes) => bytes,
+                    // SAFETY: the guard turns a Rust panic or a PostgreSQL
+                    // ERROR inside into an ERROR raised after it.
+                    Err(deferred) => unsafe {
+                        pg_sys::panic::pgrx_extern_c_guard(|| $slow(deferred))
+                    },
+                };
+                // SAFETY: palloc returns $len writable bytes in the calling
+                // context (or raises an ERROR: see above).
+                unsafe {
+                    let ptr = $crate::pg::ffi::palloc_unguarded($len).cast::<[u8; $len]>();
+                    ptr.write(bytes);
+                    Datum::from(ptr)
+                }
+            }
+        };
+    };
+}
+pub(crate) use unguarded_generator;

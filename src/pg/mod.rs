@@ -165,6 +165,21 @@ impl<T> BackendLocal<T> {
         }
     }
 
+    /// `f` on the value if it exists and is not in use, else `None`: for
+    /// fast paths that run without a pg_guard, so cannot raise an ERROR
+    /// (nor hold anything with a destructor while PostgreSQL might longjmp).
+    #[inline(always)]
+    pub fn try_with<R>(&self, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+        if self.in_use.get() {
+            return None;
+        }
+        // SAFETY: single-threaded, not in use (checked above), and `f` runs
+        // to completion before anything else can reach this value: it is
+        // given no way to call back into PostgreSQL.
+        let slot = unsafe { &mut *self.value.get() };
+        slot.as_mut().map(f)
+    }
+
     pub fn with<R>(&self, init: impl FnOnce() -> T, f: impl FnOnce(&mut T) -> R) -> R {
         struct Release<'a>(&'a std::cell::Cell<bool>);
         impl Drop for Release<'_> {
@@ -331,7 +346,12 @@ pub struct BackendClock;
 
 impl Clock for BackendClock {
     fn now_ms(&mut self) -> u64 {
-        chronoid_formats::clock::SystemClock.now_ms()
+        // PostgreSQL's own clock reading (one gettimeofday through the vDSO,
+        // microseconds since 2000): the same instant as SystemTime, without
+        // std's Duration arithmetic, which cost as much again per ID.
+        // SAFETY: reads the system clock; cannot raise an ERROR.
+        let pg_usec = unsafe { self::ffi::current_timestamp_unguarded() };
+        u64::try_from(chronoid_formats::time::pg_usec_to_unix_ms(pg_usec)).unwrap_or(0)
     }
 
     fn monotonic_ms(&mut self) -> u64 {

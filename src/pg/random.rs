@@ -37,6 +37,17 @@ pub fn with_rng<R>(f: impl FnOnce(&mut StdRng) -> R) -> R {
     })
 }
 
+/// `f` with the RNG if this process has seeded it already, else `None`
+/// (seeding may fail and report: that is for the guarded path).
+#[inline(always)]
+pub fn try_with_seeded_rng<R>(f: impl FnOnce(&mut StdRng) -> R) -> Option<R> {
+    RNG.try_with(|s| {
+        // SAFETY: as above.
+        (s.pid == unsafe { pg_sys::MyProcPid }).then(|| f(&mut s.rng))
+    })
+    .flatten()
+}
+
 /// Random bits for the salt fields (caloriosa's 12, uid60's 9).
 pub fn random_u16() -> u16 {
     with_rng(rand::Rng::random::<u16>)

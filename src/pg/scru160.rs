@@ -111,14 +111,36 @@ fn scru160_ceil(ts: TimestampWithTimeZone) -> Sql<Scru160> {
 
 static GENERATOR: BackendLocal<Generator> = BackendLocal::new();
 
-#[pg_extern(sql = false)]
-fn gen_scru160() -> Sql<Scru160> {
+/// What the unguarded path of gen_scru160() leaves to the guarded one: a
+/// state or RNG not set up yet (`None`), or a result with something to
+/// report.
+type Deferred = Option<Result<(Scru160, Option<Notice>), GenerateError>>;
+
+/// The common case of gen_scru160(), run without pgrx's guard (see
+/// `fmgr::unguarded_generator!`): nothing here can raise an ERROR or panic.
+#[inline(always)]
+fn generate_unguarded() -> Result<[u8; LEN], Deferred> {
     let now = BackendClock.now_ms();
-    let result = GENERATOR.with(Generator::new, |g| {
-        super::random::with_rng(|rng| g.generate(now, rng))
+    let result = GENERATOR
+        .try_with(|g| super::random::try_with_seeded_rng(|rng| g.generate(now, rng)))
+        .flatten();
+    match result {
+        Some(Ok((id, None))) => Ok(*id.as_bytes()),
+        other => Err(other),
+    }
+}
+
+/// Everything else, under the guard: first use in a backend, a clock that
+/// moved back (a WARNING), or no timestamp left (an ERROR).
+fn generate_guarded(deferred: Deferred) -> [u8; LEN] {
+    let result = deferred.unwrap_or_else(|| {
+        let now = BackendClock.now_ms();
+        GENERATOR.with(Generator::new, |g| {
+            super::random::with_rng(|rng| g.generate(now, rng))
+        })
     });
     match result {
-        Ok((id, None)) => Sql(id),
+        Ok((id, None)) => *id.as_bytes(),
         Ok((id, Some(Notice::ClockReset { last_ms, clock_ms }))) => {
             pgrx::warning!(
                 "system clock moved back {} ms (more than {} ms) since the last scru160 of this \
@@ -126,7 +148,7 @@ fn gen_scru160() -> Sql<Scru160> {
                 last_ms - clock_ms,
                 scru160::MAX_ROLLBACK_MS
             );
-            Sql(id)
+            *id.as_bytes()
         }
         Err(GenerateError::TimestampOverflow { ms }) => error(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
@@ -134,6 +156,11 @@ fn gen_scru160() -> Sql<Scru160> {
         ),
     }
 }
+
+// gen_scru160() under the symbol its SQL declares: a DEFAULT runs it once per
+// row, and pgrx's wrapper (guard, context switch) cost more than the ID.
+super::fmgr::unguarded_generator!("gen_scru160_wrapper", LEN,
+    fast: generate_unguarded, slow: generate_guarded);
 
 static INSTANT_GENERATOR: BackendLocal<InstantGenerator> = BackendLocal::new();
 

@@ -41,7 +41,7 @@ done_testing() {
 # id from GENERATOR() in generation order n. Reports one TAP line.
 concurrent_generate() {
     local table=$1 gen=$2 backends=$3 per=$4 type
-    type=$(sql "SELECT prorettype::regtype FROM pg_proc WHERE proname = '$gen'")
+    type=$(sql "SELECT prorettype::regtype FROM pg_proc WHERE oid = '$gen()'::regprocedure")
     sql "DROP TABLE IF EXISTS $table; CREATE UNLOGGED TABLE $table (backend int, n int, id $type)"
     local pids=() status=0 pid b
     for b in $(seq 1 "$backends"); do
