@@ -1,6 +1,6 @@
 -- nanoflake against bigint, sequences and core generators.
-\set N 10000000
-\set INSERT_N 5000000
+\if :{?N} \else \set N 10000000 \endif
+\if :{?INSERT_N} \else \set INSERT_N 5000000 \endif
 
 -- Generation flat out: net cost per call is (time - bare generate_series) / rows.
 -- A nanoflake server issues at most 4,096 IDs per millisecond (12-bit
@@ -41,16 +41,26 @@ CREATE UNLOGGED TABLE IF NOT EXISTS sort_src AS
     SELECT v AS b, v::nanoflake AS f
     FROM (SELECT (random() * 4.6e18)::bigint AS v FROM generate_series(1, :N)) s;
 VACUUM ANALYZE sort_src;
-SELECT bench('create index', 'bigint', :N, 'CREATE INDEX sort_src_b ON sort_src (b)', 'DROP INDEX IF EXISTS sort_src_b');
-SELECT bench('create index', 'nanoflake', :N, 'CREATE INDEX sort_src_f ON sort_src (f)', 'DROP INDEX IF EXISTS sort_src_f');
+SELECT bench_interleaved('create index, shuffled', :N,
+    ARRAY['bigint', 'nanoflake'],
+    ARRAY['CREATE INDEX sort_src_b ON sort_src (b)', 'CREATE INDEX sort_src_f ON sort_src (f)'],
+    ARRAY['DROP INDEX IF EXISTS sort_src_b', 'DROP INDEX IF EXISTS sort_src_f'],
+    ARRAY['sort_src.b', 'sort_src.f']);
 DROP INDEX IF EXISTS sort_src_b; DROP INDEX IF EXISTS sort_src_f;
-SELECT bench('order by', 'bigint', :N, 'SELECT b FROM sort_src ORDER BY b OFFSET ' || :N);
-SELECT bench('order by', 'nanoflake', :N, 'SELECT f FROM sort_src ORDER BY f OFFSET ' || :N);
+SELECT bench_interleaved('order by, shuffled', :N,
+    ARRAY['bigint', 'nanoflake'],
+    ARRAY['SELECT b FROM sort_src ORDER BY b OFFSET ' || :N, 'SELECT f FROM sort_src ORDER BY f OFFSET ' || :N],
+    orders => ARRAY['sort_src.b', 'sort_src.f']);
 
 -- COPY text out (to a file the server writes) and back in.
 CREATE UNLOGGED TABLE IF NOT EXISTS copy_b (b bigint);
 CREATE UNLOGGED TABLE IF NOT EXISTS copy_f (f nanoflake);
-SELECT bench('copy out', 'bigint', :N, format('COPY (SELECT b FROM sort_src) TO %L', current_setting('data_directory') || '/bench_b.txt'));
-SELECT bench('copy out', 'nanoflake', :N, format('COPY (SELECT f FROM sort_src) TO %L', current_setting('data_directory') || '/bench_f.txt'));
-SELECT bench('copy in', 'bigint', :N, format('COPY copy_b FROM %L', current_setting('data_directory') || '/bench_b.txt'), 'TRUNCATE copy_b');
-SELECT bench('copy in', 'nanoflake', :N, format('COPY copy_f FROM %L', current_setting('data_directory') || '/bench_f.txt'), 'TRUNCATE copy_f');
+SELECT bench_interleaved('copy out', :N,
+    ARRAY['bigint', 'nanoflake'],
+    ARRAY[format('COPY (SELECT b FROM sort_src) TO %L', current_setting('data_directory') || '/bench_b.txt'),
+          format('COPY (SELECT f FROM sort_src) TO %L', current_setting('data_directory') || '/bench_f.txt')]);
+SELECT bench_interleaved('copy in', :N,
+    ARRAY['bigint', 'nanoflake'],
+    ARRAY[format('COPY copy_b FROM %L', current_setting('data_directory') || '/bench_b.txt'),
+          format('COPY copy_f FROM %L', current_setting('data_directory') || '/bench_f.txt')],
+    ARRAY['TRUNCATE copy_b', 'TRUNCATE copy_f']);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark: starts its own cluster, runs bench/*.sql (every comparison
-# in one run, median of 3 or 5), and writes BENCHMARKS.md.
+# in one run, median of 5, comparisons interleaved), and writes BENCHMARKS.md.
 #   make bench                       # everything
 #   scripts/bench.sh nanoflake       # only bench/nanoflake.sql
 set -euo pipefail
@@ -15,6 +15,11 @@ SETTINGS=(
     "max_parallel_workers_per_gather = 0" "max_parallel_maintenance_workers = 0" "jit = off"
 )
 suites=("$@")
+# CHRONOID_BENCH_N / CHRONOID_BENCH_INSERT_N: rows per statement (defaults in
+# each bench/*.sql: 10,000,000 and 5,000,000), for a quicker run.
+sizes=()
+[ -z "${CHRONOID_BENCH_N:-}" ] || sizes+=(-v "N=$CHRONOID_BENCH_N")
+[ -z "${CHRONOID_BENCH_INSERT_N:-}" ] || sizes+=(-v "INSERT_N=$CHRONOID_BENCH_INSERT_N")
 [ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey caloriosa uid60)
 
 bash scripts/setup.sh
@@ -29,7 +34,7 @@ scripts/cluster.sh psql "$DATA" "$PORT" -q -c "CREATE DATABASE chronoid_bench"
 psql_bench -c "CREATE EXTENSION chronoid" -f bench/lib.sql
 for suite in "${suites[@]}"; do
     echo "== bench/$suite.sql"
-    psql_bench -f "bench/$suite.sql" 2>&1 | grep -E 'NOTICE:  .* / |ERROR' | sed 's/^psql:[^ ]* //'
+    psql_bench "${sizes[@]}" -f "bench/$suite.sql" 2>&1 | grep -E 'NOTICE:  .* / |ERROR' | sed 's/^psql:[^ ]* //'
 done
 tables=$(psql_bench -f bench/report.sql)
 load=
@@ -45,10 +50,12 @@ pgv=$(psql_bench -At -c "SHOW server_version")
 {
     echo "# Benchmarks"
     echo
-    echo "Produced by \`make bench\` (\`scripts/bench.sh${*:+ $*}\`) on $(date -u +%Y-%m-%d)."
+    env_note=
+    [ ${#sizes[@]} -eq 0 ] || env_note="CHRONOID_BENCH_N=${CHRONOID_BENCH_N:-} CHRONOID_BENCH_INSERT_N=${CHRONOID_BENCH_INSERT_N:-} "
+    echo "Produced by \`${env_note}scripts/bench.sh${*:+ $*}\` (\`make bench\` runs it) on $(date -u +%Y-%m-%d)."
     echo "Machine: $(nproc) cores ($cpu), $mem; PostgreSQL $pgv; chronoid $(grep -m1 '^version' Cargo.toml | cut -d'"' -f2) (release build)."
     echo "Settings: ${SETTINGS[*]}; fsync = off; unlogged tables."
-    echo "Every figure is the median of 3 runs (of 7 paired differences for the paced generators), timed inside the server; all rows of one table come from the same run."
+    echo "Every figure is the median of 5 runs (of 7 paired differences for the paced generators), timed inside the server; the two types of a comparison run interleaved (a, b, a, b, ...); all rows of one table come from the same run. \"Input stored\" is pg_stats.correlation of the column read: about 0 = shuffled, ±1 = stored in (reverse) order."
     echo
     echo "$tables"
     echo
