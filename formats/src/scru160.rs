@@ -123,49 +123,81 @@ impl Scru160 {
     /// Accepts the 32-character base32hex form or the 40-character hex form,
     /// in any case; nothing else (no whitespace, no separators).
     pub fn parse(text: &[u8]) -> Result<Self, ParseError> {
-        match text.len() {
-            BASE32_LEN => {
-                let mut b = [0u8; LEN];
-                for (group, chars) in text.chunks_exact(8).enumerate() {
-                    let mut v = 0u64;
-                    for &c in chars {
-                        v = v << 5 | u64::from(base32hex_value(c).ok_or(ParseError::Digit)?);
-                    }
-                    b[group * 5..group * 5 + 5].copy_from_slice(&v.to_be_bytes()[3..]);
+        // Table lookups with the bad-digit check folded into one OR: the
+        // input function runs once per value in COPY, and a branch per
+        // character cost more than the decoding.
+        if let Ok(text) = <&[u8; BASE32_LEN]>::try_from(text) {
+            let mut b = [0u8; LEN];
+            let mut bad = 0u8;
+            for group in 0..4 {
+                let mut v = 0u64;
+                for &c in &text[group * 8..group * 8 + 8] {
+                    let d = BASE32HEX_VALUES[usize::from(c)];
+                    bad |= d;
+                    v = v << 5 | u64::from(d & 31);
                 }
-                Ok(Scru160(b))
+                b[group * 5..group * 5 + 5].copy_from_slice(&v.to_be_bytes()[3..]);
             }
-            HEX_LEN => {
-                let mut b = [0u8; LEN];
-                for (i, pair) in text.chunks_exact(2).enumerate() {
-                    let hi = hex_value(pair[0]).ok_or(ParseError::Digit)?;
-                    let lo = hex_value(pair[1]).ok_or(ParseError::Digit)?;
-                    b[i] = hi << 4 | lo;
-                }
+            return if bad > 31 {
+                Err(ParseError::Digit)
+            } else {
                 Ok(Scru160(b))
-            }
-            _ => Err(ParseError::Length),
+            };
         }
+        if let Ok(text) = <&[u8; HEX_LEN]>::try_from(text) {
+            let mut b = [0u8; LEN];
+            let mut bad = 0u8;
+            for (i, pair) in text.chunks_exact(2).enumerate() {
+                let hi = HEX_VALUES[usize::from(pair[0])];
+                let lo = HEX_VALUES[usize::from(pair[1])];
+                bad |= hi | lo;
+                b[i] = hi << 4 | (lo & 15);
+            }
+            return if bad > 15 {
+                Err(ParseError::Digit)
+            } else {
+                Ok(Scru160(b))
+            };
+        }
+        Err(ParseError::Length)
     }
 }
 
-fn base32hex_value(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'A'..=b'V' => Some(c - b'A' + 10),
-        b'a'..=b'v' => Some(c - b'a' + 10),
-        _ => None,
-    }
-}
+/// Marks a byte that is no digit in the tables below (every digit value has
+/// its top three bits clear).
+const INVALID_DIGIT: u8 = 0xFF;
 
-fn hex_value(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
+const BASE32HEX_VALUES: [u8; 256] = {
+    let mut t = [INVALID_DIGIT; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = match b {
+            b'0'..=b'9' => b - b'0',
+            b'A'..=b'V' => b - b'A' + 10,
+            b'a'..=b'v' => b - b'a' + 10,
+            _ => INVALID_DIGIT,
+        };
+        c += 1;
     }
-}
+    t
+};
+
+const HEX_VALUES: [u8; 256] = {
+    let mut t = [INVALID_DIGIT; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => INVALID_DIGIT,
+        };
+        c += 1;
+    }
+    t
+};
 
 crate::text_form!(Scru160, ParseError, "scru160");
 
@@ -597,5 +629,51 @@ mod tests {
         assert!(g.generate_at(MAX_TIMESTAMP, &mut r).is_err());
         assert!(g.generate_at(MAX_TIMESTAMP - 1, &mut r).is_ok());
         assert!(g.generate_at(1, &mut r).is_ok());
+    }
+
+    /// The table decoders against a plain one, for every byte value in
+    /// every position of both text forms.
+    #[test]
+    fn decoders_agree_with_a_plain_decoder_on_every_byte() {
+        fn plain(text: &[u8]) -> Option<[u8; LEN]> {
+            let (bits, alphabet): (u32, &[u8]) = match text.len() {
+                BASE32_LEN => (5, b"0123456789ABCDEFGHIJKLMNOPQRSTUV"),
+                HEX_LEN => (4, b"0123456789ABCDEF"),
+                _ => return None,
+            };
+            let mut n = 0u128;
+            let mut high = 0u64; // 160 bits: 32 above a u128
+            for &c in text {
+                let d = alphabet.iter().position(|&a| a == c.to_ascii_uppercase())? as u128;
+                high = high << bits | (n >> (128 - bits)) as u64;
+                n = n << bits | d;
+            }
+            let mut out = [0u8; LEN];
+            out[..4].copy_from_slice(&(high as u32).to_be_bytes());
+            out[4..].copy_from_slice(&n.to_be_bytes());
+            Some(out)
+        }
+        let base = *b"05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51";
+        let hex = *b"017c083c130732153679e83c4fc65664e6a964a1";
+        for pos in 0..HEX_LEN {
+            for byte in 0..=255u8 {
+                if pos < BASE32_LEN {
+                    let mut t = base;
+                    t[pos] = byte;
+                    assert_eq!(
+                        Scru160::parse(&t).ok().map(|id| *id.as_bytes()),
+                        plain(&t),
+                        "{t:?}"
+                    );
+                }
+                let mut t = hex;
+                t[pos] = byte;
+                assert_eq!(
+                    Scru160::parse(&t).ok().map(|id| *id.as_bytes()),
+                    plain(&t),
+                    "{t:?}"
+                );
+            }
+        }
     }
 }

@@ -4,14 +4,12 @@
 //! caloriosa has: base-62 text that must carry the prefix bit, and the
 //! unsigned number as numeric.
 
-use std::ffi::CStr;
-
 use pgrx::datum::AnyNumeric;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::ticked::{ticked_functions, TickedSqlType};
-use super::{error_with_hint, invalid_text, shmem, PallocCString, Sql};
+use super::{error_with_hint, invalid_text_bytes, shmem, Sql};
 use chronoid_formats::caloriosa::{Caloriosa, CaloriosaTicker, ParseError, EPOCH_UNIX_MS};
 use chronoid_formats::ticked::TickedId;
 
@@ -64,16 +62,25 @@ ticked_functions!(Caloriosa {
     ceil: caloriosa_ceil,
 });
 
-#[pg_extern(sql = false)]
-fn caloriosa_in(input: &CStr) -> Sql<Caloriosa> {
-    match Caloriosa::parse(input.to_bytes()) {
-        Ok(name) => Sql(name),
-        Err(ParseError::Syntax) => invalid_text(Caloriosa::NAME, input),
-        Err(ParseError::NoPrefix { value }) => error_with_hint(
+// Text input and output, run once per value by COPY: without pgrx's guard
+// (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
+super::fmgr::unguarded_text_io!(
+    input "caloriosa_in_wrapper": parse_text, reject_text;
+    output "caloriosa_out_wrapper": i64, print_text
+);
+
+fn parse_text(text: &[u8]) -> Result<i64, ParseError> {
+    Caloriosa::parse(text).map(Caloriosa::to_i64)
+}
+
+fn reject_text(text: &[u8], e: ParseError) -> ! {
+    match e {
+        ParseError::Syntax => invalid_text_bytes(Caloriosa::NAME, text),
+        ParseError::NoPrefix { value } => error_with_hint(
             PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
             format!(
                 "invalid input syntax for type caloriosa: \"{}\"",
-                super::quote_bytes(input.to_bytes())
+                super::quote_bytes(text)
             ),
             &format!(
                 "It is base 62 for {value}, which lacks the prefix bit (2^63) of the 11-character \
@@ -84,9 +91,10 @@ fn caloriosa_in(input: &CStr) -> Sql<Caloriosa> {
     }
 }
 
-#[pg_extern(sql = false)]
-fn caloriosa_out(name: Sql<Caloriosa>) -> PallocCString {
-    PallocCString::new(&name.encode())
+fn print_text(stored: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
+    let text = Caloriosa::from_stored(stored).encode();
+    out[..text.len()].copy_from_slice(&text);
+    text.len()
 }
 
 /// The unsigned 64-bit number the seed calls the snowflake.

@@ -277,3 +277,115 @@ macro_rules! unguarded_generator {
     };
 }
 pub(crate) use unguarded_generator;
+
+/// A datum the unguarded I/O functions read and return without pgrx: the
+/// 8-byte by-value types as `i64`, the fixed-length by-reference ones as
+/// their bytes.
+pub trait RawDatum: Sized {
+    /// # Safety
+    /// `d` is a datum of a type with this representation.
+    unsafe fn read(d: pgrx::pg_sys::Datum) -> Self;
+    /// # Safety
+    /// For unguarded callers: may palloc (see `unguarded_generator!`).
+    unsafe fn into_raw(self) -> pgrx::pg_sys::Datum;
+}
+
+impl RawDatum for i64 {
+    #[inline(always)]
+    unsafe fn read(d: pgrx::pg_sys::Datum) -> Self {
+        d.value() as i64
+    }
+    #[inline(always)]
+    unsafe fn into_raw(self) -> pgrx::pg_sys::Datum {
+        pgrx::pg_sys::Datum::from(self)
+    }
+}
+
+impl<const N: usize> RawDatum for [u8; N] {
+    #[inline(always)]
+    unsafe fn read(d: pgrx::pg_sys::Datum) -> Self {
+        // SAFETY: the caller's promise.
+        unsafe { *fixed_bytes::<N>(d) }
+    }
+    #[inline(always)]
+    unsafe fn into_raw(self) -> pgrx::pg_sys::Datum {
+        // SAFETY: palloc returns N writable bytes (or longjmps: the caller
+        // holds nothing with a destructor).
+        unsafe {
+            let ptr = crate::pg::ffi::palloc_unguarded(N).cast::<[u8; N]>();
+            ptr.write(self);
+            pgrx::pg_sys::Datum::from(ptr)
+        }
+    }
+}
+
+/// The longest text any chronoid type prints, with room to spare.
+pub const MAX_TEXT: usize = 48;
+
+/// Defines a type's text input and output functions under the symbols its
+/// SQL declares, without pgrx's per-call guard: COPY runs them once per
+/// value, and the guard cost as much as the conversion.
+///
+/// - `input`: `$parse` (`fn(&[u8]) -> Result<D, E>`, D a `RawDatum`) must
+///   not raise an ERROR or panic; on `Err`, `$reject` (`fn(&[u8], E) -> !`)
+///   reports it under a guard.
+/// - `output`: `$print` (`fn(D, &mut [u8; MAX_TEXT]) -> usize`, the length
+///   written) must not raise an ERROR or panic.
+macro_rules! unguarded_text_io {
+    (input $in_symbol:literal: $parse:path, $reject:path;
+     output $out_symbol:literal: $datum:ty, $print:path) => {
+        const _: () = {
+            use ::pgrx::pg_sys::{self, Datum, FunctionCallInfo};
+            use $crate::pg::ffi::arg;
+            use $crate::pg::fmgr::{RawDatum, MAX_TEXT};
+
+            #[unsafe(export_name = concat!("pg_finfo_", $in_symbol))]
+            extern "C" fn finfo_in() -> &'static pg_sys::Pg_finfo_record {
+                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
+                &V1
+            }
+
+            #[unsafe(export_name = $in_symbol)]
+            unsafe extern "C-unwind" fn input(fcinfo: FunctionCallInfo) -> Datum {
+                // SAFETY: an input function's first argument is a
+                // NUL-terminated cstring, alive for the call.
+                let text = unsafe {
+                    ::std::ffi::CStr::from_ptr(arg(fcinfo, 0).cast_mut_ptr::<::std::ffi::c_char>())
+                }
+                .to_bytes();
+                match $parse(text) {
+                    // SAFETY: nothing with a destructor is alive here.
+                    Ok(value) => unsafe { RawDatum::into_raw(value) },
+                    // SAFETY: the guard turns the ERROR raised inside into
+                    // one raised after it.
+                    Err(e) => unsafe { pg_sys::panic::pgrx_extern_c_guard(|| $reject(text, e)) },
+                }
+            }
+
+            #[unsafe(export_name = concat!("pg_finfo_", $out_symbol))]
+            extern "C" fn finfo_out() -> &'static pg_sys::Pg_finfo_record {
+                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
+                &V1
+            }
+
+            #[unsafe(export_name = $out_symbol)]
+            unsafe extern "C-unwind" fn output(fcinfo: FunctionCallInfo) -> Datum {
+                let mut text = [0u8; MAX_TEXT];
+                // SAFETY: the one argument is a datum of the type.
+                let len = $print(
+                    unsafe { <$datum as RawDatum>::read(arg(fcinfo, 0)) },
+                    &mut text,
+                );
+                // SAFETY: palloc returns len + 1 writable bytes (or longjmps;
+                // nothing with a destructor is alive here).
+                unsafe {
+                    let ptr = $crate::pg::ffi::palloc_unguarded(len + 1).cast::<u8>();
+                    ptr.copy_from_nonoverlapping(text.as_ptr(), len);
+                    *ptr.add(len) = 0;
+                    Datum::from(ptr)
+                }
+            }
+        };
+    };
+}
+pub(crate) use unguarded_text_io;

@@ -15,8 +15,6 @@ pub mod shmem;
 pub mod ticked;
 pub mod uid60;
 
-use std::ffi::CStr;
-
 use pgrx::datum::TimestampWithTimeZone;
 use pgrx::pg_sys;
 use pgrx::pg_sys::panic::ErrorReport;
@@ -233,11 +231,7 @@ unsafe impl pgrx::callconv::BoxRet for PallocCString {
 pgrx::pgrx_sql_entity_graph::impl_sql_translatable!(PallocCString, "cstring");
 
 /// `invalid input syntax for type T: "..."`, SQLSTATE 22P02, as core types say it.
-pub fn invalid_text(type_name: &str, input: &CStr) -> ! {
-    invalid_text_bytes(type_name, input.to_bytes())
-}
-
-/// The same for input given as bytes in the database's encoding.
+/// (For input given as bytes in the database's encoding.)
 pub fn invalid_text_bytes(type_name: &str, input: &[u8]) -> ! {
     error(
         PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
@@ -271,12 +265,12 @@ pub fn quote_bytes(input: &[u8]) -> String {
 }
 
 /// `value "..." is out of range for type T`, SQLSTATE 22003.
-pub fn text_out_of_range(type_name: &str, input: &CStr) -> ! {
+pub fn text_out_of_range_bytes(type_name: &str, input: &[u8]) -> ! {
     error(
         PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
         format!(
             "value \"{}\" is out of range for type {type_name}",
-            quote_bytes(input.to_bytes())
+            quote_bytes(input)
         ),
     )
 }

@@ -5,8 +5,6 @@
 //! an epoch that the server's configuration sets, and reading IDs under
 //! another epoch.
 
-use std::ffi::CStr;
-
 use pgrx::datum::TimestampWithTimeZone;
 use pgrx::pg_sys::GucContext;
 use pgrx::prelude::*;
@@ -14,7 +12,7 @@ use pgrx::PgSqlErrorCode;
 
 use super::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
 use super::ticked::{self, ticked_functions, TickedSqlType};
-use super::{error, invalid_text, shmem, text_out_of_range, BackendClock, PallocCString, Sql};
+use super::{error, invalid_text_bytes, shmem, text_out_of_range_bytes, BackendClock, Sql};
 use chronoid_formats::base36;
 use chronoid_formats::clock::Clock;
 use chronoid_formats::nanoflake::{
@@ -167,20 +165,30 @@ ticked_functions!(Nanoflake {
     ceil: nanoflake_ceil,
 });
 
-#[pg_extern(sql = false)]
-fn nanoflake_in(input: &CStr) -> Sql<Nanoflake> {
-    match Nanoflake::parse(input.to_bytes()) {
-        Ok(id) => Sql(id),
-        Err(ParseError::Syntax) => invalid_text(Nanoflake::NAME, input),
-        Err(ParseError::OutOfRange) => text_out_of_range(Nanoflake::NAME, input),
+// Text input and output, run once per value by COPY: without pgrx's guard
+// (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
+super::fmgr::unguarded_text_io!(
+    input "nanoflake_in_wrapper": parse_text, reject_text;
+    output "nanoflake_out_wrapper": i64, print_text
+);
+
+fn parse_text(text: &[u8]) -> Result<i64, ParseError> {
+    Nanoflake::parse(text).map(|id| id.to_i64())
+}
+
+fn reject_text(text: &[u8], e: ParseError) -> ! {
+    match e {
+        ParseError::Syntax => invalid_text_bytes(Nanoflake::NAME, text),
+        ParseError::OutOfRange => text_out_of_range_bytes(Nanoflake::NAME, text),
     }
 }
 
-#[pg_extern(sql = false)]
-fn nanoflake_out(id: Sql<Nanoflake>) -> PallocCString {
+fn print_text(id: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
     let mut digits = [0u8; base36::MAX_LEN];
-    let start = base36::encode_into(id.to_i64() as u64, &mut digits);
-    PallocCString::new(&digits[start..])
+    let start = base36::encode_into(id as u64, &mut digits);
+    let text = &digits[start..];
+    out[..text.len()].copy_from_slice(text);
+    text.len()
 }
 
 #[pg_extern(sql = false)]

@@ -1,13 +1,11 @@
 //! SQL functions of the `scru160` type (declared in `sql/scru160.sql`): a
 //! 20-byte fixed-length type passed by reference, like core `uuid`.
 
-use std::ffi::CStr;
-
 use pgrx::datum::{AnyNumeric, Internal, TimestampWithTimeZone};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::{error, invalid_text, BackendClock, BackendLocal, PallocCString, Sql};
+use super::{error, invalid_text_bytes, BackendClock, BackendLocal, Sql};
 use chronoid_formats::clock::Clock;
 use chronoid_formats::scru160::{
     self, GenerateError, Generator, InstantGenerator, InstantOutOfRange, Notice, Scru160, LEN,
@@ -20,14 +18,25 @@ super::by_reference_fixed_type!(Scru160, "scru160", LEN,
 
 const TYPE: &str = "scru160";
 
-#[pg_extern(sql = false)]
-fn scru160_in(input: &CStr) -> Sql<Scru160> {
-    Sql(Scru160::parse(input.to_bytes()).unwrap_or_else(|_| invalid_text(TYPE, input)))
+// Text input and output, run once per value by COPY: without pgrx's guard
+// (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
+super::fmgr::unguarded_text_io!(
+    input "scru160_in_wrapper": parse_text, reject_text;
+    output "scru160_out_wrapper": [u8; LEN], print_text
+);
+
+fn parse_text(text: &[u8]) -> Result<[u8; LEN], scru160::ParseError> {
+    Scru160::parse(text).map(|id| *id.as_bytes())
 }
 
-#[pg_extern(sql = false)]
-fn scru160_out(id: Sql<Scru160>) -> PallocCString {
-    PallocCString::new(&id.encode())
+fn reject_text(text: &[u8], _: scru160::ParseError) -> ! {
+    invalid_text_bytes(TYPE, text)
+}
+
+fn print_text(id: [u8; LEN], out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
+    let text = Scru160::from_bytes(id).encode();
+    out[..text.len()].copy_from_slice(&text);
+    text.len()
 }
 
 #[pg_extern(sql = false)]

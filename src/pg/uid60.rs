@@ -3,12 +3,10 @@
 //! of the epoch + ticker types is in `ticked.rs`; here is what only uid60
 //! has: its rotated base-64 text and its field accessors.
 
-use std::ffi::CStr;
-
 use pgrx::prelude::*;
 
 use super::ticked::{ticked_functions, TickedSqlType};
-use super::{invalid_text, shmem, PallocCString, Sql};
+use super::{invalid_text_bytes, shmem, Sql};
 use chronoid_formats::ticked::TickedId;
 use chronoid_formats::uid60::{Uid60, Uid60Ticker, EPOCH_UNIX_MS};
 
@@ -58,15 +56,25 @@ ticked_functions!(Uid60 {
     ceil: uid60_ceil,
 });
 
-#[pg_extern(sql = false)]
-fn uid60_in(input: &CStr) -> Sql<Uid60> {
-    Sql(Uid60::parse(input.to_bytes()).unwrap_or_else(|_| invalid_text(Uid60::NAME, input)))
+// Text input and output, run once per value by COPY: without pgrx's guard
+// (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
+super::fmgr::unguarded_text_io!(
+    input "uid60_in_wrapper": parse_text, reject_text;
+    output "uid60_out_wrapper": i64, print_text
+);
+
+fn parse_text(text: &[u8]) -> Result<i64, ()> {
+    Uid60::parse(text).map(Uid60::to_i64).map_err(|_| ())
 }
 
-#[pg_extern(sql = false)]
-fn uid60_out(id: Sql<Uid60>) -> PallocCString {
-    let (text, len) = id.encode();
-    PallocCString::new(&text[..len])
+fn reject_text(text: &[u8], _: ()) -> ! {
+    invalid_text_bytes(Uid60::NAME, text)
+}
+
+fn print_text(stored: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
+    let (text, len) = Uid60::from_stored(stored).encode();
+    out[..len].copy_from_slice(&text[..len]);
+    len
 }
 
 #[pg_extern(sql = false)]
