@@ -36,6 +36,12 @@ pgrx::extension_sql_file!(
     name = "operators",
     requires = ["uid60"]
 );
+// Generated too: a comment on every function and aggregate.
+pgrx::extension_sql_file!(
+    "../sql/comments.sql",
+    name = "comments",
+    requires = ["operators"]
+);
 
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {

@@ -39,6 +39,10 @@ recreate chronoid_fresh
 TAP_DB=chronoid_fresh sql "CREATE EXTENSION chronoid"
 is "$(version chronoid_fresh)" "$CURRENT" "a fresh install is $CURRENT"
 fresh=$(catalog chronoid_fresh)
+is "$(TAP_DB=chronoid_fresh sql "SELECT string_agg(p.oid::regprocedure::text, ', ') FROM pg_proc p
+        JOIN pg_depend e ON e.classid = 'pg_proc'::regclass AND e.objid = p.oid AND e.deptype = 'e'
+        JOIN pg_extension x ON x.oid = e.refobjid AND x.extname = 'chronoid'
+        WHERE obj_description(p.oid, 'pg_proc') IS NULL")" "" "every function and aggregate of a fresh install has a comment"
 
 # From 0.1.0, through every upgrade script.
 recreate chronoid_upgrade
