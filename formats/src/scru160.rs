@@ -167,37 +167,27 @@ impl Scru160 {
 /// its top three bits clear).
 const INVALID_DIGIT: u8 = 0xFF;
 
-const BASE32HEX_VALUES: [u8; 256] = {
-    let mut t = [INVALID_DIGIT; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        t[c] = match b {
-            b'0'..=b'9' => b - b'0',
-            b'A'..=b'V' => b - b'A' + 10,
-            b'a'..=b'v' => b - b'a' + 10,
-            _ => INVALID_DIGIT,
-        };
-        c += 1;
-    }
-    t
-};
+/// A 256-entry table: each byte's digit value, or `INVALID_DIGIT`.
+macro_rules! digit_table {
+    ($($range:pat => $base:expr),+) => {{
+        let mut t = [INVALID_DIGIT; 256];
+        let mut c = 0;
+        while c < 256 {
+            let b = c as u8;
+            t[c] = match b {
+                $($range => b - $base,)+
+                _ => INVALID_DIGIT,
+            };
+            c += 1;
+        }
+        t
+    }};
+}
 
-const HEX_VALUES: [u8; 256] = {
-    let mut t = [INVALID_DIGIT; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        t[c] = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            b'A'..=b'F' => b - b'A' + 10,
-            _ => INVALID_DIGIT,
-        };
-        c += 1;
-    }
-    t
-};
+const BASE32HEX_VALUES: [u8; 256] =
+    digit_table!(b'0'..=b'9' => b'0', b'A'..=b'V' => b'A' - 10, b'a'..=b'v' => b'a' - 10);
+const HEX_VALUES: [u8; 256] =
+    digit_table!(b'0'..=b'9' => b'0', b'A'..=b'F' => b'A' - 10, b'a'..=b'f' => b'a' - 10);
 
 crate::text_form!(Scru160, ParseError, "scru160");
 

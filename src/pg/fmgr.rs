@@ -20,6 +20,22 @@ pub unsafe fn fixed_bytes<'a, const N: usize>(d: pgrx::pg_sys::Datum) -> &'a [u8
     unsafe { &*d.cast_mut_ptr::<[u8; N]>() }
 }
 
+/// The `pg_finfo_<symbol>` record that marks the C function `<symbol>` as
+/// version 1 (the symbol given as the parts `concat!` joins).
+macro_rules! finfo {
+    ($($symbol:tt)+) => {
+        const _: () = {
+            #[unsafe(export_name = concat!("pg_finfo_", $($symbol)+))]
+            extern "C" fn finfo() -> &'static ::pgrx::pg_sys::Pg_finfo_record {
+                static V1: ::pgrx::pg_sys::Pg_finfo_record =
+                    ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
+                &V1
+            }
+        };
+    };
+}
+pub(crate) use finfo;
+
 /// Defines the C functions `<prefix>_eq`, `_ne`, `_lt`, `_le`, `_gt`, `_ge`,
 /// `_cmp`, `_hash`, `_hash_extended`, `_smaller`, `_larger` and
 /// `_sortsupport` (with their `pg_finfo_` records) of a fixed-length type of
@@ -44,12 +60,7 @@ macro_rules! fixed_length_functions {
             macro_rules! v1 {
                 ($suffix:literal, |$fcinfo:ident| $body:expr) => {
                     const _: () = {
-                        #[unsafe(export_name = concat!("pg_finfo_", $prefix, "_", $suffix))]
-                        extern "C" fn finfo() -> &'static pg_sys::Pg_finfo_record {
-                            static V1: pg_sys::Pg_finfo_record =
-                                pg_sys::Pg_finfo_record { api_version: 1 };
-                            &V1
-                        }
+                        $crate::pg::fmgr::finfo!($prefix, "_", $suffix);
                         #[unsafe(export_name = concat!($prefix, "_", $suffix))]
                         unsafe extern "C-unwind" fn function($fcinfo: FunctionCallInfo) -> Datum {
                             // SAFETY: called by fmgr with the arguments the SQL
@@ -173,11 +184,7 @@ macro_rules! varlena_sortsupport {
             use $crate::pg::ffi::{self, arg};
             use $crate::pg::fmgr::inline_varlena_bytes;
 
-            #[unsafe(export_name = concat!("pg_finfo_", $prefix, "_sortsupport"))]
-            extern "C" fn finfo() -> &'static pg_sys::Pg_finfo_record {
-                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
-                &V1
-            }
+            $crate::pg::fmgr::finfo!($prefix, "_sortsupport");
 
             #[unsafe(export_name = concat!($prefix, "_sortsupport"))]
             unsafe extern "C-unwind" fn sortsupport(fcinfo: FunctionCallInfo) -> Datum {
@@ -249,11 +256,7 @@ macro_rules! unguarded_generator {
         const _: () = {
             use ::pgrx::pg_sys::{self, Datum, FunctionCallInfo};
 
-            #[unsafe(export_name = concat!("pg_finfo_", $symbol))]
-            extern "C" fn finfo() -> &'static pg_sys::Pg_finfo_record {
-                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
-                &V1
-            }
+            $crate::pg::fmgr::finfo!($symbol);
 
             #[unsafe(export_name = $symbol)]
             unsafe extern "C-unwind" fn generate(_fcinfo: FunctionCallInfo) -> Datum {
@@ -339,11 +342,7 @@ macro_rules! unguarded_text_io {
             use $crate::pg::ffi::arg;
             use $crate::pg::fmgr::{RawDatum, MAX_TEXT};
 
-            #[unsafe(export_name = concat!("pg_finfo_", $in_symbol))]
-            extern "C" fn finfo_in() -> &'static pg_sys::Pg_finfo_record {
-                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
-                &V1
-            }
+            $crate::pg::fmgr::finfo!($in_symbol);
 
             #[unsafe(export_name = $in_symbol)]
             unsafe extern "C-unwind" fn input(fcinfo: FunctionCallInfo) -> Datum {
@@ -362,11 +361,7 @@ macro_rules! unguarded_text_io {
                 }
             }
 
-            #[unsafe(export_name = concat!("pg_finfo_", $out_symbol))]
-            extern "C" fn finfo_out() -> &'static pg_sys::Pg_finfo_record {
-                static V1: pg_sys::Pg_finfo_record = pg_sys::Pg_finfo_record { api_version: 1 };
-                &V1
-            }
+            $crate::pg::fmgr::finfo!($out_symbol);
 
             #[unsafe(export_name = $out_symbol)]
             unsafe extern "C-unwind" fn output(fcinfo: FunctionCallInfo) -> Datum {
