@@ -143,8 +143,9 @@ INTEGER_HEADER = """\
 -- reading), by PostgreSQL's own int8, int84, int48, int82 and int28
 -- functions. In the btree family of {t}_ops, so a {t} index serves
 -- `WHERE id = 362387865620487` and ranges of numbers. No implicit cast is
--- involved, so no operator call becomes ambiguous. (The int-int pairs stay
--- in integer_ops: amvalidate() reports this family as missing them.)
+-- involved, so no operator call becomes ambiguous. The family also holds
+-- the integers' own operators (for arrays of numbers in index scans), so it
+-- is complete.
 """
 
 
@@ -172,6 +173,22 @@ def integer_comparisons(t: str) -> str:
                 f"OPERATOR 3 = ({left}, {right}),\n"
                 f"    OPERATOR 4 >= ({left}, {right}), OPERATOR 5 > ({left}, {right}),\n"
                 f"    FUNCTION 1 ({left}, {right}) {t}_cmp({left}, {right})")
+    # The integers among themselves, PostgreSQL's own operators and
+    # comparison functions (as in integer_ops): a btree index scan on `id =
+    # ANY ('{1,2}'::int[])` (and `id IN (1, 2)`, and `id = 1 OR id = 2`,
+    # which PostgreSQL 18 turns into one) sorts and merges the array with the
+    # element type's comparison from the index's family, and `id > ANY (...)`
+    # picks the array's extreme element with its `<`/`>`. With them the
+    # family is complete, as amvalidate() checks. (integer_ops stays first
+    # for the integers' own sorts: PostgreSQL takes the oldest family.)
+    for left, lsize in INTEGERS:
+        for right, rsize in INTEGERS:
+            stem = "int" + lsize + ("" if lsize == rsize else rsize)
+            family.append(
+                f"    OPERATOR 1 < ({left}, {right}), OPERATOR 2 <= ({left}, {right}), "
+                f"OPERATOR 3 = ({left}, {right}),\n"
+                f"    OPERATOR 4 >= ({left}, {right}), OPERATOR 5 > ({left}, {right}),\n"
+                f"    FUNCTION 1 ({left}, {right}) bt{stem}cmp({left}, {right})")
     out.append(f"ALTER OPERATOR FAMILY {t}_ops USING btree ADD\n" + ",\n".join(family) + ";\n")
     return "".join(out)
 

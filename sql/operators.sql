@@ -91,8 +91,9 @@ CREATE AGGREGATE max(nanoflake) (
 -- reading), by PostgreSQL's own int8, int84, int48, int82 and int28
 -- functions. In the btree family of nanoflake_ops, so a nanoflake index serves
 -- `WHERE id = 362387865620487` and ranges of numbers. No implicit cast is
--- involved, so no operator call becomes ambiguous. (The int-int pairs stay
--- in integer_ops: amvalidate() reports this family as missing them.)
+-- involved, so no operator call becomes ambiguous. The family also holds
+-- the integers' own operators (for arrays of numbers in index scans), so it
+-- is complete.
 CREATE FUNCTION nanoflake_eq(nanoflake, bigint) RETURNS bool
     AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION nanoflake_ne(nanoflake, bigint) RETURNS bool
@@ -303,7 +304,34 @@ ALTER OPERATOR FAMILY nanoflake_ops USING btree ADD
     FUNCTION 1 (nanoflake, smallint) nanoflake_cmp(nanoflake, smallint),
     OPERATOR 1 < (smallint, nanoflake), OPERATOR 2 <= (smallint, nanoflake), OPERATOR 3 = (smallint, nanoflake),
     OPERATOR 4 >= (smallint, nanoflake), OPERATOR 5 > (smallint, nanoflake),
-    FUNCTION 1 (smallint, nanoflake) nanoflake_cmp(smallint, nanoflake);
+    FUNCTION 1 (smallint, nanoflake) nanoflake_cmp(smallint, nanoflake),
+    OPERATOR 1 < (bigint, bigint), OPERATOR 2 <= (bigint, bigint), OPERATOR 3 = (bigint, bigint),
+    OPERATOR 4 >= (bigint, bigint), OPERATOR 5 > (bigint, bigint),
+    FUNCTION 1 (bigint, bigint) btint8cmp(bigint, bigint),
+    OPERATOR 1 < (bigint, integer), OPERATOR 2 <= (bigint, integer), OPERATOR 3 = (bigint, integer),
+    OPERATOR 4 >= (bigint, integer), OPERATOR 5 > (bigint, integer),
+    FUNCTION 1 (bigint, integer) btint84cmp(bigint, integer),
+    OPERATOR 1 < (bigint, smallint), OPERATOR 2 <= (bigint, smallint), OPERATOR 3 = (bigint, smallint),
+    OPERATOR 4 >= (bigint, smallint), OPERATOR 5 > (bigint, smallint),
+    FUNCTION 1 (bigint, smallint) btint82cmp(bigint, smallint),
+    OPERATOR 1 < (integer, bigint), OPERATOR 2 <= (integer, bigint), OPERATOR 3 = (integer, bigint),
+    OPERATOR 4 >= (integer, bigint), OPERATOR 5 > (integer, bigint),
+    FUNCTION 1 (integer, bigint) btint48cmp(integer, bigint),
+    OPERATOR 1 < (integer, integer), OPERATOR 2 <= (integer, integer), OPERATOR 3 = (integer, integer),
+    OPERATOR 4 >= (integer, integer), OPERATOR 5 > (integer, integer),
+    FUNCTION 1 (integer, integer) btint4cmp(integer, integer),
+    OPERATOR 1 < (integer, smallint), OPERATOR 2 <= (integer, smallint), OPERATOR 3 = (integer, smallint),
+    OPERATOR 4 >= (integer, smallint), OPERATOR 5 > (integer, smallint),
+    FUNCTION 1 (integer, smallint) btint42cmp(integer, smallint),
+    OPERATOR 1 < (smallint, bigint), OPERATOR 2 <= (smallint, bigint), OPERATOR 3 = (smallint, bigint),
+    OPERATOR 4 >= (smallint, bigint), OPERATOR 5 > (smallint, bigint),
+    FUNCTION 1 (smallint, bigint) btint28cmp(smallint, bigint),
+    OPERATOR 1 < (smallint, integer), OPERATOR 2 <= (smallint, integer), OPERATOR 3 = (smallint, integer),
+    OPERATOR 4 >= (smallint, integer), OPERATOR 5 > (smallint, integer),
+    FUNCTION 1 (smallint, integer) btint24cmp(smallint, integer),
+    OPERATOR 1 < (smallint, smallint), OPERATOR 2 <= (smallint, smallint), OPERATOR 3 = (smallint, smallint),
+    OPERATOR 4 >= (smallint, smallint), OPERATOR 5 > (smallint, smallint),
+    FUNCTION 1 (smallint, smallint) btint2cmp(smallint, smallint);
 
 -- -------------------------------- scru160 ---------------------------------
 
@@ -465,8 +493,9 @@ CREATE AGGREGATE max(caloriosa) (
 -- reading), by PostgreSQL's own int8, int84, int48, int82 and int28
 -- functions. In the btree family of caloriosa_ops, so a caloriosa index serves
 -- `WHERE id = 362387865620487` and ranges of numbers. No implicit cast is
--- involved, so no operator call becomes ambiguous. (The int-int pairs stay
--- in integer_ops: amvalidate() reports this family as missing them.)
+-- involved, so no operator call becomes ambiguous. The family also holds
+-- the integers' own operators (for arrays of numbers in index scans), so it
+-- is complete.
 CREATE FUNCTION caloriosa_eq(caloriosa, bigint) RETURNS bool
     AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION caloriosa_ne(caloriosa, bigint) RETURNS bool
@@ -677,7 +706,34 @@ ALTER OPERATOR FAMILY caloriosa_ops USING btree ADD
     FUNCTION 1 (caloriosa, smallint) caloriosa_cmp(caloriosa, smallint),
     OPERATOR 1 < (smallint, caloriosa), OPERATOR 2 <= (smallint, caloriosa), OPERATOR 3 = (smallint, caloriosa),
     OPERATOR 4 >= (smallint, caloriosa), OPERATOR 5 > (smallint, caloriosa),
-    FUNCTION 1 (smallint, caloriosa) caloriosa_cmp(smallint, caloriosa);
+    FUNCTION 1 (smallint, caloriosa) caloriosa_cmp(smallint, caloriosa),
+    OPERATOR 1 < (bigint, bigint), OPERATOR 2 <= (bigint, bigint), OPERATOR 3 = (bigint, bigint),
+    OPERATOR 4 >= (bigint, bigint), OPERATOR 5 > (bigint, bigint),
+    FUNCTION 1 (bigint, bigint) btint8cmp(bigint, bigint),
+    OPERATOR 1 < (bigint, integer), OPERATOR 2 <= (bigint, integer), OPERATOR 3 = (bigint, integer),
+    OPERATOR 4 >= (bigint, integer), OPERATOR 5 > (bigint, integer),
+    FUNCTION 1 (bigint, integer) btint84cmp(bigint, integer),
+    OPERATOR 1 < (bigint, smallint), OPERATOR 2 <= (bigint, smallint), OPERATOR 3 = (bigint, smallint),
+    OPERATOR 4 >= (bigint, smallint), OPERATOR 5 > (bigint, smallint),
+    FUNCTION 1 (bigint, smallint) btint82cmp(bigint, smallint),
+    OPERATOR 1 < (integer, bigint), OPERATOR 2 <= (integer, bigint), OPERATOR 3 = (integer, bigint),
+    OPERATOR 4 >= (integer, bigint), OPERATOR 5 > (integer, bigint),
+    FUNCTION 1 (integer, bigint) btint48cmp(integer, bigint),
+    OPERATOR 1 < (integer, integer), OPERATOR 2 <= (integer, integer), OPERATOR 3 = (integer, integer),
+    OPERATOR 4 >= (integer, integer), OPERATOR 5 > (integer, integer),
+    FUNCTION 1 (integer, integer) btint4cmp(integer, integer),
+    OPERATOR 1 < (integer, smallint), OPERATOR 2 <= (integer, smallint), OPERATOR 3 = (integer, smallint),
+    OPERATOR 4 >= (integer, smallint), OPERATOR 5 > (integer, smallint),
+    FUNCTION 1 (integer, smallint) btint42cmp(integer, smallint),
+    OPERATOR 1 < (smallint, bigint), OPERATOR 2 <= (smallint, bigint), OPERATOR 3 = (smallint, bigint),
+    OPERATOR 4 >= (smallint, bigint), OPERATOR 5 > (smallint, bigint),
+    FUNCTION 1 (smallint, bigint) btint28cmp(smallint, bigint),
+    OPERATOR 1 < (smallint, integer), OPERATOR 2 <= (smallint, integer), OPERATOR 3 = (smallint, integer),
+    OPERATOR 4 >= (smallint, integer), OPERATOR 5 > (smallint, integer),
+    FUNCTION 1 (smallint, integer) btint24cmp(smallint, integer),
+    OPERATOR 1 < (smallint, smallint), OPERATOR 2 <= (smallint, smallint), OPERATOR 3 = (smallint, smallint),
+    OPERATOR 4 >= (smallint, smallint), OPERATOR 5 > (smallint, smallint),
+    FUNCTION 1 (smallint, smallint) btint2cmp(smallint, smallint);
 
 -- --------------------------------- uid60 ----------------------------------
 
@@ -755,8 +811,9 @@ CREATE AGGREGATE max(uid60) (
 -- reading), by PostgreSQL's own int8, int84, int48, int82 and int28
 -- functions. In the btree family of uid60_ops, so a uid60 index serves
 -- `WHERE id = 362387865620487` and ranges of numbers. No implicit cast is
--- involved, so no operator call becomes ambiguous. (The int-int pairs stay
--- in integer_ops: amvalidate() reports this family as missing them.)
+-- involved, so no operator call becomes ambiguous. The family also holds
+-- the integers' own operators (for arrays of numbers in index scans), so it
+-- is complete.
 CREATE FUNCTION uid60_eq(uid60, bigint) RETURNS bool
     AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uid60_ne(uid60, bigint) RETURNS bool
@@ -967,4 +1024,31 @@ ALTER OPERATOR FAMILY uid60_ops USING btree ADD
     FUNCTION 1 (uid60, smallint) uid60_cmp(uid60, smallint),
     OPERATOR 1 < (smallint, uid60), OPERATOR 2 <= (smallint, uid60), OPERATOR 3 = (smallint, uid60),
     OPERATOR 4 >= (smallint, uid60), OPERATOR 5 > (smallint, uid60),
-    FUNCTION 1 (smallint, uid60) uid60_cmp(smallint, uid60);
+    FUNCTION 1 (smallint, uid60) uid60_cmp(smallint, uid60),
+    OPERATOR 1 < (bigint, bigint), OPERATOR 2 <= (bigint, bigint), OPERATOR 3 = (bigint, bigint),
+    OPERATOR 4 >= (bigint, bigint), OPERATOR 5 > (bigint, bigint),
+    FUNCTION 1 (bigint, bigint) btint8cmp(bigint, bigint),
+    OPERATOR 1 < (bigint, integer), OPERATOR 2 <= (bigint, integer), OPERATOR 3 = (bigint, integer),
+    OPERATOR 4 >= (bigint, integer), OPERATOR 5 > (bigint, integer),
+    FUNCTION 1 (bigint, integer) btint84cmp(bigint, integer),
+    OPERATOR 1 < (bigint, smallint), OPERATOR 2 <= (bigint, smallint), OPERATOR 3 = (bigint, smallint),
+    OPERATOR 4 >= (bigint, smallint), OPERATOR 5 > (bigint, smallint),
+    FUNCTION 1 (bigint, smallint) btint82cmp(bigint, smallint),
+    OPERATOR 1 < (integer, bigint), OPERATOR 2 <= (integer, bigint), OPERATOR 3 = (integer, bigint),
+    OPERATOR 4 >= (integer, bigint), OPERATOR 5 > (integer, bigint),
+    FUNCTION 1 (integer, bigint) btint48cmp(integer, bigint),
+    OPERATOR 1 < (integer, integer), OPERATOR 2 <= (integer, integer), OPERATOR 3 = (integer, integer),
+    OPERATOR 4 >= (integer, integer), OPERATOR 5 > (integer, integer),
+    FUNCTION 1 (integer, integer) btint4cmp(integer, integer),
+    OPERATOR 1 < (integer, smallint), OPERATOR 2 <= (integer, smallint), OPERATOR 3 = (integer, smallint),
+    OPERATOR 4 >= (integer, smallint), OPERATOR 5 > (integer, smallint),
+    FUNCTION 1 (integer, smallint) btint42cmp(integer, smallint),
+    OPERATOR 1 < (smallint, bigint), OPERATOR 2 <= (smallint, bigint), OPERATOR 3 = (smallint, bigint),
+    OPERATOR 4 >= (smallint, bigint), OPERATOR 5 > (smallint, bigint),
+    FUNCTION 1 (smallint, bigint) btint28cmp(smallint, bigint),
+    OPERATOR 1 < (smallint, integer), OPERATOR 2 <= (smallint, integer), OPERATOR 3 = (smallint, integer),
+    OPERATOR 4 >= (smallint, integer), OPERATOR 5 > (smallint, integer),
+    FUNCTION 1 (smallint, integer) btint24cmp(smallint, integer),
+    OPERATOR 1 < (smallint, smallint), OPERATOR 2 <= (smallint, smallint), OPERATOR 3 = (smallint, smallint),
+    OPERATOR 4 >= (smallint, smallint), OPERATOR 5 > (smallint, smallint),
+    FUNCTION 1 (smallint, smallint) btint2cmp(smallint, smallint);

@@ -48,7 +48,7 @@ SELECT typlen, typbyval, typalign FROM pg_type WHERE oid = 'caloriosa'::regtype;
 SELECT am.amname, p.amprocnum, p.amproc::text
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
 JOIN pg_amproc p ON p.amprocfamily = opc.opcfamily
-WHERE opc.opcintype = 'caloriosa'::regtype AND p.amproclefttype = p.amprocrighttype ORDER BY am.amname, p.amprocnum;
+WHERE opc.opcintype = 'caloriosa'::regtype AND p.amproclefttype = opc.opcintype AND p.amprocrighttype = opc.opcintype ORDER BY am.amname, p.amprocnum;
 
 -- Bounds and an index range scan.
 SELECT caloriosa_floor('2017-01-01 00:00:00+00'), caloriosa_ceil('2017-01-01 00:00:00+00'),

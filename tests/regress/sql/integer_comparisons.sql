@@ -54,6 +54,20 @@ SELECT count(*) FROM ic WHERE nf BETWEEN 4194304 AND 41943040;
 SELECT count(*) FROM ic WHERE 41943040 >= nf;
 SELECT count(*) FROM ic WHERE u = 262144 OR u = 524288::int;
 SELECT count(*) FROM ic WHERE c < -9223372036854775807 + 10240;
+-- Arrays of numbers through the index (btree sorts the array with the
+-- element type's comparison from the index's family): ANY of bigint[],
+-- integer[] and smallint[], IN lists, and ORs (PostgreSQL 18 makes those one
+-- ANY), executed with the index forced.
+SET enable_seqscan = off; SET enable_bitmapscan = off;
+SELECT count(*) AS any_bigint FROM ic WHERE nf = ANY ('{4194304,8388608,41943040,1}'::bigint[]);
+SELECT count(*) AS any_int FROM ic WHERE nf = ANY ('{8388608,4194304}'::int[]);
+SELECT count(*) AS any_smallint FROM ic WHERE u = ANY ('{0,1,2}'::smallint[]);
+SELECT count(*) AS in_list FROM ic WHERE u IN (262144, 524288, 262144);
+SELECT count(*) AS ors FROM ic WHERE u = 262144 OR u = 524288::int;
+SELECT count(*) AS two_arrays FROM ic WHERE nf = ANY ('{4194304,8388608}'::bigint[]) AND nf = ANY ('{8388608}'::int[]);
+SELECT count(*) AS caloriosa_any FROM ic WHERE c = ANY (ARRAY[-9223372036854765567, -9223372036854774783]);
+SELECT count(*) AS above_any FROM ic WHERE nf > ANY ('{83886080000,4194304}'::bigint[]);
+RESET enable_seqscan; RESET enable_bitmapscan;
 SELECT q, line FROM unnest(ARRAY[
     'SELECT n FROM ic WHERE nf = 41943040',
     'SELECT n FROM ic WHERE nf = 4194304::bigint',
@@ -72,7 +86,28 @@ SELECT opf.opfname, count(*) FILTER (WHERE amop.amoplefttype <> amop.amoprightty
 FROM pg_opfamily opf JOIN pg_am am ON am.oid = opf.opfmethod AND am.amname = 'btree'
 JOIN pg_amop amop ON amop.amopfamily = opf.oid
 WHERE opf.opfname IN ('nanoflake_ops', 'caloriosa_ops', 'uid60_ops') GROUP BY opf.oid, opf.opfname ORDER BY opf.opfname;
--- amvalidate: complete but for the int-int pairs, which are integer_ops' own.
-SELECT opcname, amvalidate(oid) FROM pg_opclass WHERE opcname IN ('nanoflake_ops', 'uid60_ops') ORDER BY opcname;
+-- amvalidate: each family is complete (the type, bigint, integer, smallint:
+-- every pair).
+SELECT opcname, amvalidate(oid) FROM pg_opclass WHERE opcname IN ('nanoflake_ops', 'caloriosa_ops', 'uid60_ops') ORDER BY opcname;
+-- The integers' own plans are unchanged by these families also holding
+-- their operators: a bigint index still serves ORDER BY, equality, ranges
+-- and arrays, and two bigint columns still merge-join.
+CREATE TABLE plain_ints (b bigint, i int);
+INSERT INTO plain_ints SELECT g, g FROM generate_series(1, 20000) g;
+CREATE INDEX plain_ints_b ON plain_ints (b); CREATE INDEX plain_ints_i ON plain_ints (i);
+ANALYZE plain_ints;
+SELECT q, line FROM unnest(ARRAY[
+    'SELECT b FROM plain_ints ORDER BY b LIMIT 3',
+    'SELECT b FROM plain_ints ORDER BY b DESC LIMIT 3',
+    'SELECT i FROM plain_ints WHERE b = 5',
+    'SELECT i FROM plain_ints WHERE b > 19990 AND b < 19995::int',
+    'SELECT i FROM plain_ints WHERE i = ANY (''{1,2,3}''::bigint[])']) q,
+LATERAL regress.plan(q) line WHERE line ~ 'Index|Seq Scan|Sort';
+SELECT (SELECT array_agg(b) FROM (SELECT b FROM plain_ints ORDER BY b LIMIT 3) s) AS lowest,
+       (SELECT count(*) FROM plain_ints WHERE i = ANY ('{1,2,3}'::bigint[])) AS any_count;
+SET enable_hashjoin = off; SET enable_nestloop = off;
+SELECT line FROM regress.plan('SELECT count(*) FROM plain_ints x JOIN plain_ints y ON x.b = y.b') line WHERE line ~ 'Join';
+SELECT count(*) AS merge_joined FROM plain_ints x JOIN plain_ints y ON x.b = y.b;
+RESET enable_hashjoin; RESET enable_nestloop;
 -- Every index still checks out with the new operators in the family.
 SELECT count(bt_index_check(i::regclass, true)) FROM unnest(ARRAY['ic_nf', 'ic_c', 'ic_u']) i;

@@ -66,7 +66,7 @@ FROM pg_type WHERE oid = 'nanoflake'::regtype;
 SELECT am.amname, opc.opcname, opc.opcdefault, p.amprocnum, p.amproc::text
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
 JOIN pg_amproc p ON p.amprocfamily = opc.opcfamily
-WHERE opc.opcintype = 'nanoflake'::regtype AND p.amproclefttype = p.amprocrighttype
+WHERE opc.opcintype = 'nanoflake'::regtype AND p.amproclefttype = opc.opcintype AND p.amprocrighttype = opc.opcintype
 ORDER BY am.amname, p.amprocnum;
 
 -- Volatility and parallel safety as declared.

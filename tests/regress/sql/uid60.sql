@@ -40,7 +40,7 @@ SELECT typlen, typbyval, typalign FROM pg_type WHERE oid = 'uid60'::regtype;
 SELECT am.amname, p.amprocnum, p.amproc::text
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
 JOIN pg_amproc p ON p.amprocfamily = opc.opcfamily
-WHERE opc.opcintype = 'uid60'::regtype AND p.amproclefttype = p.amprocrighttype ORDER BY am.amname, p.amprocnum;
+WHERE opc.opcintype = 'uid60'::regtype AND p.amproclefttype = opc.opcintype AND p.amprocrighttype = opc.opcintype ORDER BY am.amname, p.amprocnum;
 
 -- Bounds and an index range scan.
 SELECT uid60_floor('2018-03-01 00:00:00.001+00'), uid60_ceil('2018-03-01 00:00:00.001+00');
