@@ -3,8 +3,8 @@
 -- generation measures that cap. (Pacing it below the cap takes over 2 us of
 -- other work per row, whose run-to-run noise is larger than the call; its
 -- code path is nanoflake's, whose paced cost the nanoflake suite measures.)
-\set N 2000000
-\set INSERT_N 5000000
+\if :{?N} \else \set N 2000000 \endif
+\if :{?INSERT_N} \else \set INSERT_N 5000000 \endif
 
 SELECT bench('generate', 'gen_caloriosa() [cap 1,024/ms]', :N, 'SELECT count(gen_caloriosa()) FROM generate_series(1, ' || :N || ') g');
 

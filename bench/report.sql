@@ -20,6 +20,7 @@ WITH base AS (
 )
 SELECT E'### ' || CASE section
         WHEN 'generate' THEN 'Generation, flat out (median of 5 statements; net = minus the baseline)'
+        WHEN 'generate paired' THEN 'Generation, each statement paired with the bare generate_series (median of 7 differences)'
         ELSE 'Generation paced below nanoflake''s 4,096-per-ms cap: md5 per row (median of 7 paired differences)' END
     || ', ' || to_char(max(rows), 'FM999,999,999') || E' calls per statement\n\n'
     || E'| generator | ms | net ns per call | × random() | × nextval() |\n'
@@ -36,13 +37,14 @@ GROUP BY section ORDER BY min(ordinal);
 -- Everything else: ratio against the first (reference) row of each section,
 -- with the spread of the runs and the stored order of the input.
 WITH r AS (
-    SELECT *, first_value(median_ms) OVER (PARTITION BY section ORDER BY ordinal) AS ref_ms,
+    -- per row, so rows of one operation measured at different sizes compare
+    SELECT *, first_value(median_ms / rows) OVER (PARTITION BY section ORDER BY ordinal) * rows AS ref_ms,
            min(ordinal) OVER (PARTITION BY section) AS section_order,
            (SELECT min(x) FROM unnest(runs_ms) x) AS min_ms, (SELECT max(x) FROM unnest(runs_ms) x) AS max_ms,
            array_length(runs_ms, 1) AS runs
     FROM bench_result WHERE section NOT LIKE 'generate%'
 )
-SELECT E'### Storage, indexing and I/O (median of 5 runs, min-max; the two types of a comparison run interleaved; ratio against the first row of each operation)\n\n'
+SELECT E'### Storage, indexing and I/O (median of 5 runs, min-max; the two types of a comparison run interleaved; ratio per row against the first row of each operation)\n\n'
     || E'| operation | rows | type | median ms | min-max ms | ratio | heap MB | index MB | input stored |\n'
     || E'|---|---:|---|---:|---:|---:|---:|---:|---|\n'
     || string_agg(format('| %s | %s | %s | %s | %s-%s | %s | %s | %s | %s |', section, to_char(rows, 'FM999,999,999'), label,

@@ -1,8 +1,8 @@
 -- uid60 against random() and bigint identity. It rests on a server-wide
 -- sequence that issues at most 512 IDs per millisecond, so flat-out
 -- generation measures that cap (see bench/caloriosa.sql on pacing).
-\set N 2000000
-\set INSERT_N 5000000
+\if :{?N} \else \set N 2000000 \endif
+\if :{?INSERT_N} \else \set INSERT_N 5000000 \endif
 
 SELECT bench('generate', 'gen_uid60() [cap 512/ms]', :N, 'SELECT count(gen_uid60()) FROM generate_series(1, ' || :N || ') g');
 

@@ -1,7 +1,7 @@
 -- PostgreSQL 18's built-in uuidv7() against chronoid's generators, in one
 -- run (PostgreSQL 18 or later: `PG_CONFIG=.../pg_config scripts/bench.sh uuidv7`).
-\set N 10000000
-\set INSERT_N 2000000
+\if :{?N} \else \set N 10000000 \endif
+\if :{?INSERT_N} \else \set INSERT_N 2000000 \endif
 
 -- Generation flat out: net cost per call is (time - bare generate_series) / rows.
 -- gen_nanoflake() runs at its cap of 4,096 IDs per millisecond (at least
