@@ -55,6 +55,21 @@ first=$(echo $MAJORS | cut -d' ' -f1)
 cargo clippy --workspace --all-targets --no-default-features --features "pg$first pg_test" \
     -- -D warnings || failed+=("cargo clippy")
 python3 scripts/generate_sql.py --check || failed+=("sql/ differs from scripts/generate_sql.py")
+python3 scripts/check_versions.py || failed+=("versions disagree (Cargo.toml, chronoid.control, META.json, sql/)")
+# The PGXN zip: META.json at its top, the version it names, no build outputs.
+if bash scripts/dist.sh "$WORK/dist.zip" >/dev/null; then
+    python3 - "$WORK/dist.zip" <<'PY' || failed+=("make dist")
+import json, sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+top = names[0].split("/")[0]
+meta = json.loads(zipfile.ZipFile(sys.argv[1]).read(f"{top}/META.json"))
+assert top == f"chronoid-{meta['version']}", top
+bad = [n for n in names if "/target/" in n or "node_modules" in n or n.endswith(".so")]
+assert not bad, bad
+PY
+else
+    failed+=("make dist")
+fi
 # The install SQL is a catalog of explicit statements: no statements built
 # at install time (released scripts in sql/versions/ stay as released).
 if grep -nE '^\s*DO\b|EXECUTE\s+format' sql/*.sql; then
