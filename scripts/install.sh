@@ -4,6 +4,8 @@
 #
 #   scripts/install.sh [--debug]     build (release unless --debug) and install
 #   scripts/install.sh --detach      only unlink the installed library (below)
+#   scripts/install.sh --uninstall   remove what an install wrote
+#   make install / make uninstall    the same, with PG_CONFIG=… DESTDIR=…
 #
 # Environment: PG_CONFIG (default: the system PostgreSQL 15), DESTDIR,
 # CHRONOID_INSTALL_PROFILE (a cargo profile; default release, the tests use
@@ -30,6 +32,20 @@ major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 
 if [ "${1:-}" = --detach ]; then
     rm -f "$DESTDIR$pkglibdir/chronoid.so"
+    exit 0
+fi
+
+# --uninstall removes exactly the files an install of this tree writes: the
+# library, the control file, this version's install script, the update
+# scripts and the released install scripts (names from sql/, nothing else).
+if [ "${1:-}" = --uninstall ]; then
+    version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+    rm -f "$DESTDIR$pkglibdir/chronoid.so" "$DESTDIR$sharedir/extension/chronoid.control" \
+        "$DESTDIR$sharedir/extension/chronoid--$version.sql"
+    for f in sql/chronoid--*--*.sql sql/versions/chronoid--*.sql; do
+        rm -f "$DESTDIR$sharedir/extension/$(basename "$f")"
+    done
+    echo "removed chronoid $version from $DESTDIR$pkglibdir and $DESTDIR$sharedir/extension"
     exit 0
 fi
 

@@ -110,6 +110,23 @@ for m in $MAJORS; do
     fi
     step "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)"
     scripts/install.sh
+    if [ "$m" = "$first" ]; then
+        # As packagers call it: everything under DESTDIR, in the directories
+        # pg_config names, and uninstall leaves nothing behind.
+        stage=$WORK/destdir
+        make -s install DESTDIR="$stage" PG_CONFIG="$PG_CONFIG" >/dev/null
+        unexpected=$(cd "$stage" && find . -type f | sed 's|^\.||' | grep -v -e "^$("$PG_CONFIG" --pkglibdir)/chronoid\.so\$" \
+            -e "^$("$PG_CONFIG" --sharedir)/extension/chronoid\(\.control\|--[0-9.]*\.sql\|--[0-9.]*--[0-9.]*\.sql\)\$" || true)
+        count=$(find "$stage" -type f | wc -l)
+        make -s uninstall DESTDIR="$stage" PG_CONFIG="$PG_CONFIG" >/dev/null
+        left=$(find "$stage" -type f | wc -l)
+        if [ -n "$unexpected" ] || [ "$count" -lt 3 ] || [ "$left" != 0 ]; then
+            echo "make install DESTDIR: unexpected files: [$unexpected], $count installed, $left left after uninstall"
+            failed+=("make install/uninstall DESTDIR")
+        else
+            echo "make install DESTDIR=…: $count files where pg_config says; make uninstall: none left"
+        fi
+    fi
 
     step "PostgreSQL $m: pg_regress (tests/regress)"
     # The server reads the conformance vectors, so give it a copy it can read.
