@@ -215,9 +215,6 @@ def generate() -> str:
 
 OPERATOR_WORDS = {"eq": "=", "ne": "<>", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
-TYPE_NOUNS = {"nanoflake": "nanoflake", "scru160": "scru160", "codokey": "codokey",
-              "caloriosa": "caloriosa", "uid60": "uid60"}
-
 # What each type's own functions do, by signature.
 FUNCTION_COMMENTS = {
     "nanoflake(bigint)": "The nanoflake with these 64 bits (a negative bigint is an error)",

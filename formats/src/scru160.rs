@@ -279,13 +279,7 @@ impl Generator {
         if self.timestamp >= MAX_TIMESTAMP {
             return Err(GenerateError::TimestampOverflow { ms: self.timestamp });
         }
-        let mut random = [0u8; 12];
-        rng.fill_bytes(&mut random);
-        let mut b = [0u8; LEN];
-        b[0..6].copy_from_slice(&self.timestamp.to_be_bytes()[2..]);
-        b[6..8].copy_from_slice(&self.counter.to_be_bytes());
-        b[8..20].copy_from_slice(&random);
-        Ok((Scru160(b), notice))
+        Ok((with_random_tail(self.timestamp, self.counter, rng), notice))
     }
 }
 
@@ -332,13 +326,7 @@ impl InstantGenerator {
         };
         self.timestamp = unix_ms;
         self.counter = next.unwrap_or_else(|| random_counter(rng));
-        let mut random = [0u8; 12];
-        rng.fill_bytes(&mut random);
-        let mut b = [0u8; LEN];
-        b[0..6].copy_from_slice(&unix_ms.to_be_bytes()[2..]);
-        b[6..8].copy_from_slice(&self.counter.to_be_bytes());
-        b[8..20].copy_from_slice(&random);
-        Ok(Scru160(b))
+        Ok(with_random_tail(unix_ms, self.counter, rng))
     }
 }
 
@@ -347,6 +335,16 @@ impl InstantGenerator {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstantOutOfRange {
     pub ms: u64,
+}
+
+/// An ID of this timestamp (below 2^48) and counter, its 96 random bits
+/// drawn from `rng`.
+fn with_random_tail(timestamp: u64, counter: u16, rng: &mut impl RngCore) -> Scru160 {
+    let mut b = [0u8; LEN];
+    b[0..6].copy_from_slice(&timestamp.to_be_bytes()[2..]);
+    b[6..8].copy_from_slice(&counter.to_be_bytes());
+    rng.fill_bytes(&mut b[8..20]);
+    Scru160(b)
 }
 
 fn random_counter(rng: &mut impl RngCore) -> u16 {

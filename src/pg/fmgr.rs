@@ -49,7 +49,7 @@ macro_rules! fixed_length_functions {
             use super::*;
             use std::cmp::Ordering;
 
-            use ::pgrx::pg_sys::{self, Datum, FunctionCallInfo, SortSupport};
+            use ::pgrx::pg_sys::{Datum, FunctionCallInfo, SortSupport};
 
             use $crate::pg::ffi::{self, arg};
             use $crate::pg::fmgr::fixed_bytes;
@@ -110,18 +110,11 @@ macro_rules! fixed_length_functions {
                 arg(fcinfo, 1).value() as u64,
             )
             .into());
-            v1!("sortsupport", |fcinfo| {
-                // Guarded: setting up abbreviation allocates in the sort's
-                // memory context, which can raise an ERROR.
-                pg_sys::panic::pgrx_extern_c_guard(|| {
-                    ffi::install_sort_support(
-                        arg(fcinfo, 0).cast_mut_ptr(),
-                        abbrev_convert,
-                        full_compare,
-                    )
-                });
-                Datum::null()
-            });
+            v1!("sortsupport", |fcinfo| $crate::pg::fmgr::sortsupport_entry(
+                fcinfo,
+                abbrev_convert,
+                full_compare
+            ));
 
             unsafe extern "C-unwind" fn full_compare(a: Datum, b: Datum, _: SortSupport) -> i32 {
                 // SAFETY: tuplesort compares datums of the type it sorts.
@@ -141,6 +134,38 @@ macro_rules! fixed_length_functions {
     };
 }
 pub(crate) use fixed_length_functions;
+
+/// The body of a sortsupport function: `full` as the comparator, and
+/// abbreviated keys by `convert` when the sort asks for them.
+///
+/// # Safety
+/// `fcinfo` is a sortsupport call (its one argument a SortSupport).
+pub unsafe fn sortsupport_entry(
+    fcinfo: pgrx::pg_sys::FunctionCallInfo,
+    convert: unsafe extern "C-unwind" fn(
+        pgrx::pg_sys::Datum,
+        pgrx::pg_sys::SortSupport,
+    ) -> pgrx::pg_sys::Datum,
+    full: unsafe extern "C-unwind" fn(
+        pgrx::pg_sys::Datum,
+        pgrx::pg_sys::Datum,
+        pgrx::pg_sys::SortSupport,
+    ) -> i32,
+) -> pgrx::pg_sys::Datum {
+    // Guarded: setting up abbreviation allocates in the sort's memory
+    // context, which can raise an ERROR.
+    // SAFETY: the caller's promise.
+    unsafe {
+        pgrx::pg_sys::panic::pgrx_extern_c_guard(|| {
+            crate::pg::ffi::install_sort_support(
+                crate::pg::ffi::arg(fcinfo, 0).cast_mut_ptr(),
+                convert,
+                full,
+            )
+        });
+    }
+    pgrx::pg_sys::Datum::null()
+}
 
 /// The bytes of a varlena datum that is not compressed or stored out of
 /// line, read in place (1- or 4-byte header); `None` otherwise.
@@ -181,26 +206,15 @@ macro_rules! varlena_sortsupport {
 
             use ::pgrx::pg_sys::{self, Datum, FunctionCallInfo, SortSupport};
 
-            use $crate::pg::ffi::{self, arg};
+            use $crate::pg::ffi;
             use $crate::pg::fmgr::inline_varlena_bytes;
 
             $crate::pg::fmgr::finfo!($prefix, "_sortsupport");
 
             #[unsafe(export_name = concat!($prefix, "_sortsupport"))]
             unsafe extern "C-unwind" fn sortsupport(fcinfo: FunctionCallInfo) -> Datum {
-                // Guarded: setting up abbreviation allocates in the sort's
-                // memory context, which can raise an ERROR.
                 // SAFETY: fmgr passes the SortSupport as the one argument.
-                unsafe {
-                    pg_sys::panic::pgrx_extern_c_guard(|| {
-                        ffi::install_sort_support(
-                            arg(fcinfo, 0).cast_mut_ptr(),
-                            abbrev_convert,
-                            full_compare,
-                        )
-                    });
-                }
-                Datum::null()
+                unsafe { $crate::pg::fmgr::sortsupport_entry(fcinfo, abbrev_convert, full_compare) }
             }
 
             /// The bytes of a datum: in place, or (never for a short key,
@@ -268,13 +282,8 @@ macro_rules! unguarded_generator {
                         pg_sys::panic::pgrx_extern_c_guard(|| $slow(deferred))
                     },
                 };
-                // SAFETY: palloc returns $len writable bytes in the calling
-                // context (or raises an ERROR: see above).
-                unsafe {
-                    let ptr = $crate::pg::ffi::palloc_unguarded($len).cast::<[u8; $len]>();
-                    ptr.write(bytes);
-                    Datum::from(ptr)
-                }
+                // SAFETY: nothing with a destructor is alive here (see above).
+                unsafe { $crate::pg::fmgr::RawDatum::into_raw(bytes) }
             }
         };
     };
