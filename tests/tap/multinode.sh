@@ -81,9 +81,15 @@ for i in 1 2; do
     sql_on "$(port "$i")" "INSERT INTO rep SELECT $i, g, gen_nanoflake(), gen_scru160(), codokey(now() - g * interval '1 minute', g % 7), gen_caloriosa(), gen_uid60() FROM generate_series(5001, 10000) g"
     sql_on "$(port "$i")" "UPDATE rep SET ck = codokey(now(), 6) WHERE n % 100 = 0"
 done
-for _ in $(seq 1 120); do
-    [ "$(sql_on "$(port 3)" "SELECT count(*) FROM rep")" = 20000 ] && break
-    sleep 0.5
+# Wait until each subscription has applied everything its publisher wrote
+# (as PostgreSQL's wait_for_catchup does): counting rows is not enough, the
+# UPDATEs arrive after the last INSERT.
+for i in 1 2; do
+    target=$(sql_on "$(port "$i")" "SELECT pg_current_wal_lsn()")
+    for _ in $(seq 1 240); do
+        [ "$(sql_on "$(port "$i")" "SELECT coalesce(bool_and(replay_lsn >= '$target'), false) FROM pg_stat_replication WHERE application_name = 'sub$i'")" = t ] && break
+        sleep 0.5
+    done
 done
 fp() { sql_on "$1" "SELECT md5(string_agg(concat_ws('|', src, n, nf, s, ck, c, u), ',' ORDER BY src, n)) FROM rep WHERE src = $2"; }
 is "$(sql_on "$(port 3)" "SELECT count(*) FROM rep")" "20000" "every row arrived at the subscriber"
