@@ -1,6 +1,6 @@
 -- Timing helpers for bench/*.sql. Every statement is timed inside the server
 -- (clock_timestamp around EXECUTE), so client round trips do not count; each
--- is run `reps` times after `setup` (untimed) and the median is kept.
+-- is run `reps` times after its setup (untimed) and the median is kept.
 CREATE TABLE IF NOT EXISTS bench_result (
     section text, label text, rows bigint, median_ms float8, runs_ms float8[],
     heap_bytes bigint, index_bytes bigint, input_order text, ordinal serial
@@ -21,10 +21,11 @@ $$;
 -- every statement once in turn (after its untimed setup), so that drift in
 -- the machine's speed hits them alike; each keeps its median and all runs
 -- (the report shows min-max). `orders` names each statement's input column
--- ('table.column') for stored_order().
+-- ('table.column') for stored_order(); `sizes` the table whose heap and
+-- index sizes to record after its last run.
 CREATE OR REPLACE FUNCTION bench_interleaved(section text, rows bigint, labels text[], queries text[],
                                              setups text[] DEFAULT NULL, orders text[] DEFAULT NULL,
-                                             reps int DEFAULT 5)
+                                             reps int DEFAULT 5, sizes regclass[] DEFAULT NULL)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     runs float8[] := array_fill(0::float8, ARRAY[array_length(labels, 1), reps]);
@@ -43,36 +44,14 @@ BEGIN
     FOR j IN 1..array_length(labels, 1) LOOP
         one := ARRAY(SELECT runs[j][r] FROM generate_series(1, reps) r);
         SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x) INTO med FROM unnest(one) x;
-        INSERT INTO bench_result (section, label, rows, median_ms, runs_ms, input_order)
+        INSERT INTO bench_result (section, label, rows, median_ms, runs_ms, heap_bytes, index_bytes, input_order)
         VALUES (section, labels[j], rows, med, one,
+                CASE WHEN sizes[j] IS NOT NULL THEN pg_table_size(sizes[j]) END,
+                CASE WHEN sizes[j] IS NOT NULL THEN pg_indexes_size(sizes[j]) END,
                 CASE WHEN orders[j] IS NOT NULL
                      THEN stored_order(split_part(orders[j], '.', 1)::regclass, split_part(orders[j], '.', 2)) END);
         RAISE NOTICE '% / %: % ms (runs %)', section, labels[j], round(med::numeric, 1), one;
     END LOOP;
-END $$;
-
-CREATE OR REPLACE FUNCTION bench(section text, label text, rows bigint, query text,
-                                 setup text DEFAULT NULL, reps int DEFAULT 5,
-                                 size_of regclass DEFAULT NULL)
-RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE
-    runs float8[] := '{}';
-    t0 timestamptz;
-    med float8;
-BEGIN
-    FOR i IN 1..reps LOOP
-        IF setup IS NOT NULL THEN EXECUTE setup; END IF;
-        t0 := clock_timestamp();
-        EXECUTE query;
-        runs := runs || (extract(epoch FROM clock_timestamp() - t0) * 1000)::float8;
-    END LOOP;
-    SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY r) INTO med FROM unnest(runs) r;
-    INSERT INTO bench_result (section, label, rows, median_ms, runs_ms, heap_bytes, index_bytes)
-    VALUES (section, label, rows, med, runs,
-            CASE WHEN size_of IS NOT NULL THEN pg_table_size(size_of) END,
-            CASE WHEN size_of IS NOT NULL THEN pg_indexes_size(size_of) END);
-    RAISE NOTICE '% / %: % ms (runs %)', section, label, round(med::numeric, 1), runs;
-    RETURN med;
 END $$;
 
 -- The net cost of what `query` adds to `baseline`: both run alternately

@@ -19,7 +19,8 @@ WITH base AS (
     FROM net GROUP BY section
 )
 SELECT E'### ' || CASE section
-        WHEN 'generate' THEN 'Generation, flat out (median of 5 statements; net = minus the baseline)'
+        WHEN 'generate' THEN 'Generation, flat out (median of 5 interleaved rounds; net = minus the baseline)'
+        WHEN 'generate at a counter''s cap' THEN 'Generation of the counter-capped types, flat out (median of 5 interleaved rounds; net = minus the baseline)'
         WHEN 'generate paired' THEN 'Generation, each statement paired with the bare generate_series (median of 7 differences)'
         ELSE 'Generation paced below nanoflake''s 4,096-per-ms cap: md5 per row (median of 7 paired differences)' END
     || ', ' || to_char(max(rows), 'FM999,999,999') || E' calls per statement\n\n'

@@ -3,6 +3,7 @@
 # in one run, median of 5, comparisons interleaved), and writes BENCHMARKS.md.
 #   make bench                       # everything
 #   scripts/bench.sh nanoflake       # only bench/nanoflake.sql
+#   (suites: generate insert nanoflake scru160 codokey; uuidv7 on PostgreSQL 18)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,11 +17,12 @@ SETTINGS=(
 )
 suites=("$@")
 # CHRONOID_BENCH_N / CHRONOID_BENCH_INSERT_N: rows per statement (defaults in
-# each bench/*.sql: 10,000,000 and 5,000,000), for a quicker run.
+# each bench/*.sql: 10,000,000 and 5,000,000; the counter-capped generators
+# 2,000,000), for a quicker run.
 sizes=()
 [ -z "${CHRONOID_BENCH_N:-}" ] || sizes+=(-v "N=$CHRONOID_BENCH_N")
 [ -z "${CHRONOID_BENCH_INSERT_N:-}" ] || sizes+=(-v "INSERT_N=$CHRONOID_BENCH_INSERT_N")
-[ ${#suites[@]} -gt 0 ] || suites=(nanoflake scru160 codokey caloriosa uid60)
+[ ${#suites[@]} -gt 0 ] || suites=(generate insert nanoflake scru160 codokey)
 
 bash scripts/setup.sh
 scripts/install.sh
@@ -55,7 +57,7 @@ pgv=$(psql_bench -At -c "SHOW server_version")
     echo "Produced by \`${env_note}scripts/bench.sh${*:+ $*}\` (\`make bench\` runs it) on $(date -u +%Y-%m-%d)."
     echo "Machine: $(nproc) cores ($cpu), $mem; PostgreSQL $pgv; chronoid $(grep -m1 '^version' Cargo.toml | cut -d'"' -f2) (release build)."
     echo "Settings: ${SETTINGS[*]}; fsync = off; unlogged tables."
-    echo "Every figure is the median of 5 runs (of 7 paired differences for the paced generators), timed inside the server; the two types of a comparison run interleaved (a, b, a, b, ...); all rows of one table come from the same run. \"Input stored\" is pg_stats.correlation of the column read: about 0 = shuffled, ±1 = stored in (reverse) order."
+    echo "Every figure is the median of 5 runs (of 7 paired differences for the paired and paced generators), timed inside the server; the statements of a section run interleaved (a, b, c, a, b, c, ...); all rows of one table come from the same run. \"Input stored\" is pg_stats.correlation of the column read: about 0 = shuffled, ±1 = stored in (reverse) order."
     echo
     echo "$tables"
     echo
