@@ -1,5 +1,9 @@
 # The two commands (see README.md): `make demo` and `make test`.
-.PHONY: demo test bench dist install uninstall
+# `make` alone builds the release library for PG_CONFIG, as PGXS's `make`
+# does (pgxn install runs `make all`, then `make install`).
+.PHONY: all demo test bench dist install uninstall deb
+all:
+	PG_CONFIG="$(PG_CONFIG)" bash scripts/install.sh --build
 demo:
 	bash scripts/demo.sh
 test:
@@ -13,3 +17,7 @@ install:
 	PG_CONFIG="$(PG_CONFIG)" DESTDIR="$(DESTDIR)" bash scripts/install.sh
 uninstall:
 	PG_CONFIG="$(PG_CONFIG)" DESTDIR="$(DESTDIR)" bash scripts/install.sh --uninstall
+# The Debian package for one major, in PGDG's naming and layout: make deb PG_MAJOR=15
+PG_MAJOR ?= 15
+deb:
+	bash scripts/deb.sh $(PG_MAJOR) dist

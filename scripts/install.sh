@@ -3,6 +3,7 @@
 # without ever rewriting a file in place:
 #
 #   scripts/install.sh [--debug]     build (release unless --debug) and install
+#   scripts/install.sh --build       only build (what `make` / `make all` does)
 #   scripts/install.sh --detach      only unlink the installed library (below)
 #   scripts/install.sh --uninstall   remove what an install wrote
 #   make install / make uninstall    the same, with PG_CONFIG=… DESTDIR=…
@@ -51,6 +52,8 @@ fi
 
 profile=${CHRONOID_INSTALL_PROFILE:-release}
 flags=(--profile "$profile")
+build_only=no
+if [ "${1:-}" = --build ]; then build_only=yes; fi
 if [ "${1:-}" = --debug ]; then
     profile=debug
     flags=(--debug)
@@ -58,6 +61,10 @@ fi
 out=target/$profile/chronoid-pg$major
 cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
     --out-dir "$out" "${flags[@]}" >/dev/null
+if [ $build_only = yes ]; then
+    echo "built chronoid for PostgreSQL $major in $out"
+    exit 0
+fi
 
 # put SOURCE DIR: SOURCE into DIR under its own name, by rename.
 put() {

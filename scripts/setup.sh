@@ -20,8 +20,9 @@ SUDO=
 
 missing=()
 dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok installed' || missing+=(postgresql-15)
-# libpostgresql-jdbc-java: the JDBC recipe's driver.
-for pkg in libclang-dev sudo faketime libpostgresql-jdbc-java; do
+# libpostgresql-jdbc-java: the JDBC recipe's driver; dpkg-dev and lintian:
+# building and checking the Debian packages (scripts/deb.sh).
+for pkg in libclang-dev sudo faketime libpostgresql-jdbc-java dpkg-dev lintian; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
 # The JDBC and node-postgres recipes need a JDK and Node (the machine's, or Debian's).
@@ -57,10 +58,12 @@ if ! grep -qs "^pg$major = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.tom
 fi
 
 # The Python clients the tests and recipes use (psycopg 3, asyncpg,
-# SQLAlchemy, alembic, Django), pinned, in a virtualenv.
+# SQLAlchemy, alembic, Django) and the PGXN client (pgxn install of the
+# make dist zip), pinned, in a virtualenv.
 VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
 REQUIREMENTS=$(dirname "$0")/../tests/clients/python/requirements.txt
-if ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null \
+    || [ ! -x "$VENV/bin/pgxn" ]; then
     log "installing the Python clients into $VENV"
     [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q -r "$REQUIREMENTS"

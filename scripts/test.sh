@@ -48,6 +48,11 @@ export CHRONOID_TEST_WORK=$WORK
 trap 'for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done' EXIT
 
 failed=()
+# The major whose install is the PGXN client's (the first not fully tested).
+pgxn_major=
+for m in $MAJORS; do
+    if [[ " $FULL " != *" $m "* ]]; then pgxn_major=$m; break; fi
+done
 
 step "Formatting, lints and the generated install SQL"
 cargo fmt --all --check || failed+=("cargo fmt --check")
@@ -108,8 +113,17 @@ for m in $MAJORS; do
     else
         export CHRONOID_INSTALL_PROFILE=test-install
     fi
-    step "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)"
-    scripts/install.sh
+    if [ "$m" = "$pgxn_major" ]; then
+        # As a PGXN user installs: the PGXN client unpacks the make dist zip
+        # and runs `make all` and `make install` in it; this major's tests
+        # then run on what it installed.
+        step "PostgreSQL $m: pgxn install of the make dist zip ($CHRONOID_INSTALL_PROFILE build)"
+        CARGO_TARGET_DIR=$PWD/target "${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}/bin/pgxn" install \
+            --pg_config "$PG_CONFIG" "$WORK/dist.zip" || failed+=("PostgreSQL $m: pgxn install of the dist zip")
+    else
+        step "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)"
+        scripts/install.sh
+    fi
     if [ "$m" = "$first" ]; then
         # As packagers call it: everything under DESTDIR, in the directories
         # pg_config names, and uninstall leaves nothing behind.
