@@ -1,24 +1,21 @@
 #!/usr/bin/env bash
-# The Debian packages (scripts/deb.sh, `make deb`) on the machine's own
-# PostgreSQL 15: lintian finds no error in them; each holds only PGDG's
-# directories and depends on postgresql-15; `dpkg -i` of the previous
-# version's package gives a server that creates the extension at that
-# version; `dpkg -i` of this version's upgrades it under a running server
-# (which keeps working), ALTER EXTENSION UPDATE keeps every value, and the
-# pg_regress suite passes on a fresh cluster against the packaged files;
-# `dpkg -r` leaves none of them behind.
+# The Debian packages (scripts/deb.sh, `make deb`) of the major under test
+# (PG_CONFIG): lintian finds no error in them; each holds only PGDG's
+# directories and depends on postgresql-NN. Then, on the machine's own
+# PostgreSQL 15 (Debian's): `dpkg -i` of the previous version's package
+# gives a server that creates the extension at that version; `dpkg -i` of
+# this version's upgrades it under a running server (which keeps working),
+# ALTER EXTENSION UPDATE keeps every value, and the pg_regress suite passes
+# on a fresh cluster against the packaged files; `dpkg -r` leaves none of
+# them behind.
 #
 # It replaces what a source install (scripts/install.sh) put at the
 # package's paths for the duration, and puts it back afterwards.
 source "$(dirname "$0")/lib.bash"
 
-if [ "$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" != 15 ]; then
-    echo "1..0 # SKIP the packages are tested on the system's PostgreSQL 15"
-    exit 0
-fi
-PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
-PKG=postgresql-15-chronoid
-LIBDIR=/usr/lib/postgresql/15/lib EXTDIR=/usr/share/postgresql/15/extension
+MAJOR=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+PKG=postgresql-$MAJOR-chronoid
+LIBDIR=/usr/lib/postgresql/$MAJOR/lib EXTDIR=/usr/share/postgresql/$MAJOR/extension
 # "installed VERSION", or "not-installed" (also when dpkg never heard of it).
 installed() {
     local s
@@ -36,10 +33,10 @@ OUT=$CHRONOID_TEST_WORK/deb
 rm -rf "$OUT" && mkdir -p "$OUT/saved"
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 previous=$(ls sql/versions | sed -n 's/^chronoid--\([0-9.]*\)\.sql$/\1/p' | sort -V | tail -1)
-old=$(scripts/deb.sh --previous 15 "$OUT")
-new=$(scripts/deb.sh 15 "$OUT")
+old=$(scripts/deb.sh --previous "$MAJOR" "$OUT")
+new=$(scripts/deb.sh "$MAJOR" "$OUT")
 arch=$(dpkg --print-architecture)
-is "$(basename "$new")" "${PKG}_${version}_$arch.deb" "make deb names the package postgresql-15-chronoid_<version>_<arch>.deb"
+is "$(basename "$new")" "${PKG}_${version}_$arch.deb" "make deb names the package ${PKG}_<version>_<arch>.deb"
 is "$(basename "$old")" "${PKG}_${previous}_$arch.deb" "the previous version's package: ${PKG}_${previous}_$arch.deb"
 
 for deb in "$old" "$new"; do
@@ -51,14 +48,22 @@ for deb in "$old" "$new"; do
     fi
     sed 's/^/# lintian: /' "$OUT/lintian.log"
     outside=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | sed 's|^\./|/|' | grep -v -E \
-        "^/(usr/|usr/lib/|usr/lib/postgresql/|usr/lib/postgresql/15/|usr/lib/postgresql/15/lib/(chronoid\.so)?|usr/share/|usr/share/postgresql/|usr/share/postgresql/15/|usr/share/postgresql/15/extension/(chronoid(\.control|--[0-9.]+(--[0-9.]+)?\.sql))?|usr/share/doc/|usr/share/doc/$PKG/(copyright|changelog\.gz)?)?\$" || true)
-    is "$outside" "" "$name: nothing outside /usr/lib/postgresql/15/lib, /usr/share/postgresql/15/extension and its doc directory"
-    is "$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ //' | grep -c '^postgresql-15$')" "1" "$name depends on postgresql-15"
+        "^/(usr/|usr/lib/|usr/lib/postgresql/|usr/lib/postgresql/$MAJOR/|usr/lib/postgresql/$MAJOR/lib/(chronoid\.so)?|usr/share/|usr/share/postgresql/|usr/share/postgresql/$MAJOR/|usr/share/postgresql/$MAJOR/extension/(chronoid(\.control|--[0-9.]+(--[0-9.]+)?\.sql))?|usr/share/doc/|usr/share/doc/$PKG/(copyright|changelog\.gz)?)?\$" || true)
+    is "$outside" "" "$name: nothing outside $LIBDIR, $EXTDIR and its doc directory"
+    is "$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ //' | grep -c "^postgresql-$MAJOR\$")" "1" "$name depends on postgresql-$MAJOR"
     is "$(dpkg-deb -f "$deb" Package)" "$PKG" "$name: Package is $PKG"
 done
-is "$(dpkg-deb --fsys-tarfile "$old" | tar -xO ./usr/share/postgresql/15/extension/chronoid.control | grep default_version)" \
+is "$(dpkg-deb --fsys-tarfile "$old" | tar -xO .$EXTDIR/chronoid.control | grep default_version)" \
     "default_version = '$previous'" "the previous package's control file says $previous"
 is "$(dpkg-deb --fsys-tarfile "$old" | tar -t | grep -e "--$version\.sql" || true)" "" "the previous package has no script of $version"
+
+if [ "$MAJOR" != 15 ]; then
+    # dpkg -i needs Debian's server of that major; this machine has 15.
+    done_testing
+fi
+PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+BIN=$("$PG_CONFIG" --bindir)
+PSQL=("$BIN/psql" "${PSQL[@]:1}")
 
 # Move a source install's files aside (a rename or a copy to a new file:
 # servers that have the library mapped keep their own), and put them back
