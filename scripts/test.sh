@@ -61,6 +61,7 @@ cargo clippy --workspace --all-targets --no-default-features --features "pg$firs
     -- -D warnings || failed+=("cargo clippy")
 python3 scripts/generate_sql.py --check || failed+=("sql/ differs from scripts/generate_sql.py")
 python3 scripts/check_versions.py || failed+=("versions disagree (Cargo.toml, chronoid.control, META.json, sql/)")
+python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PGXN Meta Spec 1.0.0")
 # The PGXN zip: META.json at its top, the version it names, no build outputs.
 if bash scripts/dist.sh "$WORK/dist.zip" >/dev/null; then
     python3 - "$WORK/dist.zip" <<'PY' || failed+=("make dist")
