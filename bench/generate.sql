@@ -46,12 +46,13 @@ SELECT bench_net('generate paired', 'gen_random_uuid()', :N, :'PAIRED_BASE',
     'SELECT count(gen_random_uuid()) FROM generate_series(1, ' || :N || ') g');
 
 -- Paced below nanoflake's cap: each row also computes an md5 (about 650 ns),
--- so the generator never waits; paired with the same statement without it.
+-- so the generator never waits; paired with the same statement without it,
+-- 15 times (the md5 rows' own run-to-run noise is of the order of the call).
 \set PACED_N 4000000
 \set PACED_BASE 'SELECT count(md5(g::text)), count(*) FROM generate_series(1, ' :PACED_N ') g'
 SELECT bench_net('generate paced', 'random()', :PACED_N, :'PACED_BASE',
-    'SELECT count(md5(g::text)), count(random()) FROM generate_series(1, ' || :PACED_N || ') g');
+    'SELECT count(md5(g::text)), count(random()) FROM generate_series(1, ' || :PACED_N || ') g', 15);
 SELECT bench_net('generate paced', 'nextval()', :PACED_N, :'PACED_BASE',
-    $$SELECT count(md5(g::text)), count(nextval('bench_seq')) FROM generate_series(1, $$ || :PACED_N || ') g');
+    $$SELECT count(md5(g::text)), count(nextval('bench_seq')) FROM generate_series(1, $$ || :PACED_N || ') g', 15);
 SELECT bench_net('generate paced', 'gen_nanoflake()', :PACED_N, :'PACED_BASE',
-    'SELECT count(md5(g::text)), count(gen_nanoflake()) FROM generate_series(1, ' || :PACED_N || ') g');
+    'SELECT count(md5(g::text)), count(gen_nanoflake()) FROM generate_series(1, ' || :PACED_N || ') g', 15);

@@ -17,8 +17,9 @@ CREATE OR REPLACE FUNCTION stored_order(tbl regclass, col name) RETURNS text LAN
     WHERE c.oid = tbl AND s.attname = col
 $$;
 
--- Several statements timed against each other: `reps` rounds, each running
--- every statement once in turn (after its untimed setup), so that drift in
+-- Several statements timed against each other: an untimed warm-up round,
+-- then `reps` rounds, each running every statement once in turn (after its
+-- untimed setup), so that drift in
 -- the machine's speed hits them alike; each keeps its median and all runs
 -- (the report shows min-max). `orders` names each statement's input column
 -- ('table.column') for stored_order(); `sizes` the table whose heap and
@@ -33,6 +34,12 @@ DECLARE
     t0 timestamptz;
     med float8;
 BEGIN
+    -- One untimed round first: caches, the relations' pages and the
+    -- generators' state are warm for every timed one.
+    FOR j IN 1..array_length(labels, 1) LOOP
+        IF setups[j] IS NOT NULL THEN EXECUTE setups[j]; END IF;
+        EXECUTE queries[j];
+    END LOOP;
     FOR r IN 1..reps LOOP
         FOR j IN 1..array_length(labels, 1) LOOP
             IF setups[j] IS NOT NULL THEN EXECUTE setups[j]; END IF;
@@ -66,6 +73,8 @@ DECLARE
     base_ms float8;
     med float8;
 BEGIN
+    EXECUTE baseline;  -- untimed, as in bench_interleaved
+    EXECUTE query;
     FOR i IN 1..reps LOOP
         t0 := clock_timestamp();
         EXECUTE baseline;

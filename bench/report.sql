@@ -9,7 +9,8 @@ WITH base AS (
     SELECT section, median_ms AS base_ms FROM bench_result WHERE label LIKE 'baseline:%'
 ), net AS (
     SELECT r.section, r.ordinal, r.label, r.rows, r.median_ms, r.runs_ms, base.base_ms IS NULL AS paired,
-           (r.median_ms - coalesce(base.base_ms, 0)) * 1e6 / r.rows AS net_ns
+           (r.median_ms - coalesce(base.base_ms, 0)) * 1e6 / r.rows AS net_ns,
+           ((SELECT max(x) FROM unnest(r.runs_ms) x) - (SELECT min(x) FROM unnest(r.runs_ms) x)) * 1e6 / r.rows AS spread_ns
     FROM bench_result r LEFT JOIN base USING (section)
     WHERE r.section LIKE 'generate%'
 ), refs AS (
@@ -22,12 +23,13 @@ SELECT E'### ' || CASE section
         WHEN 'generate' THEN 'Generation, flat out (median of 5 interleaved rounds; net = minus the baseline)'
         WHEN 'generate at a counter''s cap' THEN 'Generation of the counter-capped types, flat out (median of 5 interleaved rounds; net = minus the baseline)'
         WHEN 'generate paired' THEN 'Generation, each statement paired with the bare generate_series (median of 7 differences)'
-        ELSE 'Generation paced below nanoflake''s 4,096-per-ms cap: md5 per row (median of 7 paired differences)' END
+        ELSE 'Generation paced below nanoflake''s 4,096-per-ms cap: md5 per row (median of 15 paired differences)' END
     || ', ' || to_char(max(rows), 'FM999,999,999') || E' calls per statement\n\n'
-    || E'| generator | ms | net ns per call | × random() | × nextval() |\n'
-    || E'|---|---:|---:|---:|---:|\n'
-    || string_agg(format('| `%s` | %s | %s | %s | %s |', label, round(median_ms::numeric),
+    || E'| generator | ms | net ns per call | spread of the runs, ns per call | × random() | × nextval() |\n'
+    || E'|---|---:|---:|---:|---:|---:|\n'
+    || string_agg(format('| `%s` | %s | %s | %s | %s | %s |', label, round(median_ms::numeric),
            CASE WHEN label LIKE 'baseline:%' THEN '(baseline)' ELSE round(net_ns::numeric, 1)::text END,
+           round(spread_ns::numeric, 1),
            CASE WHEN label LIKE 'baseline:%' OR random_ns <= 0 THEN '' ELSE round((net_ns / random_ns)::numeric, 2)::text END,
            CASE WHEN label LIKE 'baseline:%' THEN '' ELSE round((net_ns / nextval_ns)::numeric, 3)::text END),
         E'\n' ORDER BY ordinal) || E'\n'

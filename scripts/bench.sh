@@ -57,7 +57,7 @@ pgv=$(psql_bench -At -c "SHOW server_version")
     echo "Produced by \`${env_note}scripts/bench.sh${*:+ $*}\` (\`make bench\` runs it) on $(date -u +%Y-%m-%d)."
     echo "Machine: $(nproc) cores ($cpu), $mem; PostgreSQL $pgv; chronoid $(grep -m1 '^version' Cargo.toml | cut -d'"' -f2) (${CHRONOID_INSTALL_PROFILE:-release} build)."
     echo "Settings: ${SETTINGS[*]}; fsync = off; unlogged tables."
-    echo "Every figure is the median of 5 runs (of 7 paired differences for the paired and paced generators), timed inside the server; the statements of a section run interleaved (a, b, c, a, b, c, ...); all rows of one table come from the same run. \"Input stored\" is pg_stats.correlation of the column read: about 0 = shuffled, ±1 = stored in (reverse) order."
+    echo "Every figure is the median of 5 runs (of 7 paired differences for the paired generators, 15 for the paced ones; after one untimed warm-up round), timed inside the server; the statements of a section run interleaved (a, b, c, a, b, c, ...); all rows of one table come from the same run. \"Input stored\" is pg_stats.correlation of the column read: about 0 = shuffled, ±1 = stored in (reverse) order."
     echo
     echo "$tables"
     echo
