@@ -47,7 +47,7 @@ WITH r AS (
            array_length(runs_ms, 1) AS runs
     FROM bench_result WHERE section NOT LIKE 'generate%'
 )
-SELECT E'### Storage, indexing and I/O (median of 5 runs, min-max; the two types of a comparison run interleaved; ratio per row against the first row of each operation)\n\n'
+SELECT E'### Storage, indexing and I/O (median of 5 runs, min-max; the statements of a section run interleaved; ratio per row against the first row of each operation)\n\n'
     || E'| operation | rows | type | median ms | min-max ms | ratio | heap MB | index MB | input stored |\n'
     || E'|---|---:|---|---:|---:|---:|---:|---:|---|\n'
     || string_agg(format('| %s | %s | %s | %s | %s-%s | %s | %s | %s | %s |', section, to_char(rows, 'FM999,999,999'), label,

@@ -97,20 +97,13 @@ fingerprint() { sql_on "$PORT" "SELECT md5(string_agg(concat_ws('|', n, nf, s, c
 before=$(fingerprint)
 
 # A session that has the library loaded stays open across the upgrade.
-coproc SESSION { "${PSQL[@]}" -p "$PORT" -d postgres 2>&1; }
-ask() {
-    local line
-    echo "$1" >&"${SESSION[1]}"
-    read -r -t 30 line <&"${SESSION[0]}" || line="(no answer)"
-    echo "$line"
-}
+open_session "$PORT"
 is "$(ask "SELECT count(gen_scru160()) FROM generate_series(1, 10);")" "10" "an open session generates before the upgrade"
 
 run_ok "dpkg -i $(basename "$new") upgrades the package while the server runs" dpkg -i "$new"
 is "$(installed)" "installed $version" "dpkg knows $PKG $version as installed"
 is "$(ask "SELECT count(gen_scru160()) FROM generate_series(1, 10);")" "10" "the open session still generates after the upgrade"
-echo '\q' >&"${SESSION[1]}"
-wait "$SESSION_PID" 2>/dev/null || true
+close_session
 if grep -E "terminated by signal" "$DATA/server.log"; then ok 1 "no backend died of a signal"; else ok 0 "no backend died of a signal"; fi
 
 sql_on "$PORT" "ALTER EXTENSION chronoid UPDATE"

@@ -16,13 +16,7 @@ trap 'scripts/cluster.sh stop "$DATA"' EXIT
 sql_on "$PORT" "CREATE EXTENSION chronoid"
 
 # A connection that stays open across the installs.
-coproc SESSION { "${PSQL[@]}" -p "$PORT" -d postgres 2>&1; }
-ask() {
-    local line
-    echo "$1" >&"${SESSION[1]}"
-    read -r -t 30 line <&"${SESSION[0]}" || line="(no answer)"
-    echo "$line"
-}
+open_session "$PORT"
 first=$(ask "SELECT gen_nanoflake();")
 is "$(ask "SELECT gen_nanoflake() > '$first'::nanoflake;")" "t" "an open session generates before the install"
 
@@ -49,8 +43,7 @@ ok $? "after --detach, an in-place copy writes a new file; the server still maps
 is "$(ask "SELECT gen_nanoflake() > '$first'::nanoflake;")" "t" "the open session still generates after it"
 is "$(sql_on "$PORT" "SELECT count(gen_nanoflake()) FROM generate_series(1, 1000)")" "1000" "and new connections too"
 
-echo '\q' >&"${SESSION[1]}"
-wait "$SESSION_PID" 2>/dev/null || true
+close_session
 if grep -E "terminated by signal|server process .* was terminated" "$DATA/server.log"; then
     ok 1 "no backend was terminated by a signal"
 else

@@ -21,6 +21,18 @@ free_port() { scripts/cluster.sh port; }
 # Fingerprint of a query's rows (md5 of their text, in the query's order).
 rows_md5() { sql "SELECT md5(coalesce(string_agg(r::text, E'\\n'), '')) FROM ($1) r"; }
 
+# open_session PORT: a psql session that stays open (a coproc), for checks
+# across an event (an install, an upgrade); ask QUERY sends it one query and
+# prints the one-line answer; close_session ends it.
+open_session() { coproc SESSION { "${PSQL[@]}" -p "$1" -d postgres 2>&1; }; }
+ask() {
+    local line
+    echo "$1" >&"${SESSION[1]}"
+    read -r -t 30 line <&"${SESSION[0]}" || line="(no answer)"
+    echo "$line"
+}
+close_session() { echo '\q' >&"${SESSION[1]}"; wait "$SESSION_PID" 2>/dev/null || true; }
+
 ok() {
     TAP_N=$((TAP_N + 1))
     if [ "$1" = 0 ]; then echo "ok $TAP_N - $2"; else echo "not ok $TAP_N - $2"; TAP_FAILED=1; fi
