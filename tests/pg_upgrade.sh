@@ -19,7 +19,9 @@ trap 'PG_CONFIG=$OLD_PG_CONFIG scripts/cluster.sh stop "$OLD"; PG_CONFIG=$NEW_PG
 old_version=$("$OLD_PG_CONFIG" --version) new_version=$("$NEW_PG_CONFIG" --version)
 
 # pg_upgrade needs matching data-checksum settings; 18's initdb turns them on.
-checksums_off() { "$1" --help | grep -q -- --no-data-checksums && echo --no-data-checksums || true; }
+# (Reads the whole help text first: `initdb --help | grep -q` under pipefail
+# fails at random when grep quits early and initdb gets SIGPIPE.)
+checksums_off() { case "$("$1" --help)" in *--no-data-checksums*) echo --no-data-checksums ;; esac; }
 PG_CONFIG=$OLD_PG_CONFIG INITDB_OPTS=$(checksums_off "$OLD_BIN/initdb") scripts/cluster.sh start "$OLD" "$OLD_PORT" "chronoid.node_id = 3"
 "${PSQL_OLD[@]}" -d postgres -c "CREATE DATABASE upgrade_me"
 "${PSQL_OLD[@]}" -c "$(cat <<'SQL'
