@@ -132,10 +132,11 @@ for s in re.split(r"^## ", open("CHANGELOG.md").read(), flags=re.M)[1:]:
     if key(v) <= key(version):
         entries.append((v, [re.sub(r"\s+", " ", i).strip() for i in re.split(r"^- ", body, flags=re.M)[1:]]))
 entries.sort(key=lambda e: key(e[0]), reverse=True)
-when = int(latest) + 86400
+when = int(latest)
 for v, items in entries:
-    found = int(latest) if v == version else released(v)
-    when = min(found if found is not None else when, when - 86400) if v != version else int(latest)
+    if v != version:
+        found = released(v)
+        when = when - 86400 if found is None else min(found, when - 86400)
     print(f"{package} ({v}) unstable; urgency=medium\n")
     for i in items or ["Release " + v + "."]:
         line = "  *"
