@@ -31,17 +31,25 @@ pub trait TickSource {
     /// The next pair, waiting at most `max_wait_ms` for a clock behind the
     /// last one.
     fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind>;
+    /// From now on hand out only pairs at or above `mark_ms`.
+    fn resume_above(&self, mark_ms: u64);
 }
 
 impl<const SEQ_BITS: u32> TickSource for Ticker<SEQ_BITS> {
     fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
         self.next(clock, max_wait_ms)
     }
+    fn resume_above(&self, mark_ms: u64) {
+        Ticker::resume_above(self, mark_ms)
+    }
 }
 
 impl<const BITS: u32> TickSource for WrappingTicker<BITS> {
     fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
         self.next(clock, max_wait_ms)
+    }
+    fn resume_above(&self, mark_ms: u64) {
+        WrappingTicker::resume_above(self, mark_ms)
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::clock::Clock;
 
 /// One (millisecond, sequence) pair handed out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Tick {
     pub unix_ms: u64,
     pub sequence: u32,
@@ -81,6 +81,19 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
         Tick {
             unix_ms: packed >> SEQ_BITS,
             sequence: (packed & Self::SEQ_MASK) as u32,
+        }
+    }
+
+    /// Makes every pair handed out from now on lie at or above `mark_ms`
+    /// (the state only moves forward: a ticker already past it is left as
+    /// it is). A restarted server calls it with its durable high-water mark,
+    /// so that it never hands out a pair that a run before it may have.
+    pub fn resume_above(&self, mark_ms: u64) {
+        if mark_ms > 0 {
+            // The last pair of the millisecond before the mark: the next is
+            // (mark_ms, 0), or a later millisecond.
+            self.last
+                .fetch_max((mark_ms << SEQ_BITS) - 1, Ordering::AcqRel);
         }
     }
 
@@ -183,6 +196,17 @@ impl<const BITS: u32> WrappingTicker<BITS> {
             Step::Issue(Self::pack(ms, used + 1, next))
         } else {
             Step::WaitUntil(ms + 1)
+        }
+    }
+
+    /// As [`Ticker::resume_above`]: the millisecond before the mark, with
+    /// its counter values used up, so the next pair is in `mark_ms` or later.
+    pub fn resume_above(&self, mark_ms: u64) {
+        if mark_ms > 0 {
+            self.state.fetch_max(
+                Self::pack(mark_ms - 1, 1 << BITS, Self::MASK),
+                Ordering::AcqRel,
+            );
         }
     }
 
@@ -368,6 +392,57 @@ mod tests {
         assert_eq!(c.waits, 0);
         assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 2001);
         assert_eq!(c.waits, 1);
+    }
+
+    #[test]
+    fn resumed_ticker_starts_at_the_mark_and_waits_or_refuses_below_it() {
+        let t = T12::new();
+        t.resume_above(10_000);
+        // The clock 300 ms behind the mark: wait for it (within the bound).
+        let mut c = FakeClock::at(9_700);
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(10_000, 0)));
+        assert!(c.waits >= 1);
+        // A mark below the last pair changes nothing.
+        t.resume_above(5_000);
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(10_000, 1)));
+
+        // 30 s behind: refused at once, and still refused until the clock
+        // passes the mark; then the first pair is at the mark.
+        let t = T12::new();
+        t.resume_above(40_000);
+        let mut c = FakeClock::at(10_000);
+        assert_eq!(
+            t.next(&mut c, 1000),
+            Err(ClockBehind {
+                needed_ms: 40_000,
+                clock_ms: 10_000
+            })
+        );
+        c.now_ms = 39_999;
+        c.frozen = true;
+        assert!(t.next(&mut c, 1000).is_err());
+        c.now_ms = 40_000;
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(40_000, 0)));
+    }
+
+    #[test]
+    fn resumed_wrapping_ticker_starts_at_the_mark() {
+        let t = WrappingTicker::<10>::new();
+        let mut c = FakeClock::at(2_000);
+        t.next(&mut c, 1000).unwrap();
+        t.resume_above(3_000);
+        c.frozen = true;
+        assert_eq!(
+            t.next(&mut c, 500),
+            Err(ClockBehind {
+                needed_ms: 3_000,
+                clock_ms: 2_000
+            })
+        );
+        c.now_ms = 3_000;
+        assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 3_000);
+        c.now_ms = 3_500;
+        assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 3_500);
     }
 
     #[test]
