@@ -1,7 +1,7 @@
 # The two commands (see README.md): `make demo` and `make test`.
 # `make` alone builds the release library for PG_CONFIG, as PGXS's `make`
 # does (pgxn install runs `make all`, then `make install`).
-.PHONY: all demo test bench dist install uninstall deb
+.PHONY: all demo test bench dist install uninstall deb check-tap
 all:
 	PG_CONFIG="$(PG_CONFIG)" bash scripts/install.sh --build
 demo:
@@ -21,3 +21,7 @@ uninstall:
 PG_MAJOR ?= 15
 deb:
 	bash scripts/deb.sh $(PG_MAJOR) dist
+# One Perl TAP file (or all) against one installed major:
+#   make check-tap T=001_restart_clock_behind PG_CONFIG=/path/to/pg_config
+check-tap:
+	PG_CONFIG="$(PG_CONFIG)" bash scripts/prove.sh $(if $(T),tests/t/$(T).pl)

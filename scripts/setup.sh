@@ -21,8 +21,9 @@ SUDO=
 missing=()
 dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok installed' || missing+=(postgresql-15)
 # libpostgresql-jdbc-java: the JDBC recipe's driver; dpkg-dev and lintian:
-# building and checking the Debian packages (scripts/deb.sh).
-for pkg in libclang-dev sudo faketime libpostgresql-jdbc-java dpkg-dev lintian; do
+# building and checking the Debian packages (scripts/deb.sh); libipc-run-perl:
+# PostgreSQL::Test::Cluster (tests/t, run by scripts/prove.sh).
+for pkg in libclang-dev sudo faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
 # The JDBC and node-postgres recipes need a JDK and Node (the machine's, or Debian's).

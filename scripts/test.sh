@@ -10,7 +10,9 @@
 #   3. pg_regress SQL tests (tests/regress) against a real cluster with
 #      chronoid preloaded, started by scripts/cluster.sh;
 #   4. TAP-style shell tests (tests/tap): concurrency and other multi-backend
-#      or multi-server properties, dump/restore, upgrades, pg_upgrade.
+#      or multi-server properties, dump/restore, upgrades, pg_upgrade;
+#   5. Perl TAP tests (tests/t, PostgreSQL's own PostgreSQL::Test::Cluster
+#      run by prove): crashes, restarts with the clock behind, failover.
 #
 # The matrix (CHRONOID_MAJORS, default "15 18 16 17"): the whole suite on the
 # majors in CHRONOID_FULL_MAJORS (default "15 18"); on the others the pgrx
@@ -169,6 +171,10 @@ for m in $MAJORS; do
         bash "$t" || failed+=("PostgreSQL $m: $t")
     done
     scripts/cluster.sh stop "$WORK/$m/data"
+    if [ $full = yes ]; then
+        step "PostgreSQL $m: Perl TAP tests (tests/t, PostgreSQL::Test::Cluster)"
+        PROVE_FLAGS= scripts/prove.sh || failed+=("PostgreSQL $m: tests/t (prove)")
+    fi
 done
 
 # A cluster of the oldest major, upgraded with pg_upgrade to the newest.

@@ -25,9 +25,11 @@
 //! let ticker = NanoflakeTicker::new();
 //! let mark = HighWaterMark::new();
 //! let mut durable = 0; // a database would flush the new mark here
-//! let tick = next_covered(&ticker, &mark, &mut SystemClock, 1000, |to| {
-//!     durable = to;
-//!     mark.raise(to);
+//! let tick = next_covered(&ticker, &mark, &mut SystemClock, 1000, |unix_ms| {
+//!     if let Some(to) = mark.needed_for(unix_ms) {
+//!         durable = to;
+//!         mark.raise(to);
+//!     }
 //! })?;
 //! assert!(tick.unix_ms < mark.get() && mark.get() == durable);
 //! assert_eq!(durable, tick.unix_ms + RESERVATION_WINDOW_MS);
@@ -87,11 +89,11 @@ impl HighWaterMark {
 }
 
 /// The ticker's next pair, covered by the mark: when it is not, `reserve`
-/// is called with the mark it needs and must return only once a mark at
-/// least that high is durable and raised in `mark` (a concurrent caller
-/// may have done it already: re-check with [`HighWaterMark::needed_for`]
-/// under the caller's lock).
-pub fn next_covered<S: TickSource>(
+/// is called with the pair's millisecond and must return only once a mark
+/// above it is durable and raised in `mark`. Callers serialize `reserve`
+/// with a lock and ask [`HighWaterMark::needed_for`] again under it, since a
+/// concurrent caller may have moved the mark meanwhile.
+pub fn next_covered<S: TickSource + ?Sized>(
     ticker: &S,
     mark: &HighWaterMark,
     clock: &mut impl Clock,
@@ -99,11 +101,28 @@ pub fn next_covered<S: TickSource>(
     reserve: impl FnOnce(u64),
 ) -> Result<Tick, ClockBehind> {
     let tick = ticker.next_tick(clock, max_wait_ms)?;
-    if let Some(needed) = mark.needed_for(tick.unix_ms) {
-        reserve(needed);
+    if !mark.covers(tick.unix_ms) {
+        reserve(tick.unix_ms);
         debug_assert!(mark.covers(tick.unix_ms), "reserve left the pair uncovered");
     }
     Ok(tick)
+}
+
+/// A ticker seen through its mark: a [`TickSource`] whose every pair is
+/// covered (`reserve` as for [`next_covered`]), for the format generators.
+pub struct Covered<'a, S, R> {
+    pub ticker: &'a S,
+    pub mark: &'a HighWaterMark,
+    pub reserve: R,
+}
+
+impl<S: TickSource, R: Fn(u64)> TickSource for Covered<'_, S, R> {
+    fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
+        next_covered(self.ticker, self.mark, clock, max_wait_ms, &self.reserve)
+    }
+    fn resume_above(&self, mark_ms: u64) {
+        self.ticker.resume_above(mark_ms)
+    }
 }
 
 #[cfg(test)]
@@ -134,8 +153,8 @@ mod tests {
         }
 
         fn next(&self, clock: &mut FakeClock, store: &mut Store) -> Result<Tick, ClockBehind> {
-            next_covered(&self.ticker, &self.mark, clock, 1000, |to| {
-                if self.mark.needed_for(to - RESERVATION_WINDOW_MS).is_some() {
+            next_covered(&self.ticker, &self.mark, clock, 1000, |unix_ms| {
+                if let Some(to) = self.mark.needed_for(unix_ms) {
                     store.durable_ms = store.durable_ms.max(to);
                     store.writes += 1;
                     self.mark.raise(to);

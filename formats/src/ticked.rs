@@ -84,12 +84,13 @@ pub trait TickedId: Copy + Ord {
     /// The ID with these fields, `None` if one is out of range.
     fn from_fields(ms_since_epoch: u64, sequence: u16, other: u16) -> Option<Self>;
 
-    /// The next ID: the ticker's next pair under `epoch_unix_ms`, with
+    /// The next ID: the next pair of `ticker` (the format's ticker, or one
+    /// covered by a [`crate::high_water::HighWaterMark`]) under `epoch_unix_ms`, with
     /// `other` (a node id, or random bits the caller drew) in the third field.
     /// IDs from one ticker never repeat a (millisecond, sequence) pair; across
     /// tickers, uniqueness rests on `other` (distinct node ids per ticker).
     fn generate(
-        ticker: &Self::Ticker,
+        ticker: &impl TickSource,
         clock: &mut impl Clock,
         epoch_unix_ms: i64,
         other: u16,

@@ -25,6 +25,7 @@ impl TickedSqlType for Caloriosa {
     fn ticker() -> &'static CaloriosaTicker {
         shmem::CALORIOSA_TICKER.get()
     }
+    const GENERATOR: super::high_water::Generator = super::high_water::Generator::Caloriosa;
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }

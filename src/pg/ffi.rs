@@ -51,6 +51,10 @@ unsafe extern "C-unwind" {
     pub fn palloc_unguarded(size: pg_sys::Size) -> *mut std::ffi::c_void;
     #[link_name = "GetCurrentTimestamp"]
     pub fn current_timestamp_unguarded() -> pg_sys::TimestampTz;
+    /// Cannot raise an ERROR: a process-local flag, and once per process a
+    /// read of shared state under a spinlock.
+    #[link_name = "RecoveryInProgress"]
+    pub fn recovery_in_progress_unguarded() -> bool;
 }
 
 /// Argument `n` of a (strict) call.

@@ -8,6 +8,7 @@ pub mod codokey;
 pub mod ffi;
 pub mod fmgr;
 pub mod guc;
+pub mod high_water;
 pub mod nanoflake;
 pub mod random;
 pub mod scru160;
@@ -314,14 +315,32 @@ pub fn clock_behind(
     type_name: &str,
     behind: chronoid_formats::ticker::ClockBehind,
     max_wait_ms: u64,
+    mark_ms: u64,
 ) -> ! {
-    error(
-        PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+    let message = format!(
+        "system clock is {} ms behind the last {type_name} issued on this server; gave up after waiting up to {max_wait_ms} ms",
+        behind.needed_ms.saturating_sub(behind.clock_ms),
+    );
+    // Behind the mark itself (rather than behind IDs of this run): this
+    // server, or the primary it replaced, may have issued IDs up to it.
+    let detail = if mark_ms > 0
+        && behind.needed_ms + chronoid_formats::high_water::RESERVATION_WINDOW_MS > mark_ms
+    {
         format!(
-            "system clock is {} ms behind the last {type_name} issued on this server; gave up after waiting up to {max_wait_ms} ms",
-            behind.needed_ms.saturating_sub(behind.clock_ms),
-        ),
+            "The durable high-water mark of {type_name} is {} ({mark_ms} ms): IDs up to it may have been issued before a restart or by a former primary. Generation resumes above it once the clock passes it.",
+            chronoid_formats::time::format_utc_instant(mark_ms as i64)
+        )
+    } else {
+        format!("The clock was stepped back; generation resumes once it passes the last {type_name} issued.")
+    };
+    ErrorReport::new(
+        PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        message,
+        "chronoid",
     )
+    .set_detail(detail)
+    .report(PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
 }
 
 /// A `timestamptz` outside the range a type's timestamp field can hold.

@@ -96,6 +96,7 @@ impl TickedSqlType for Nanoflake {
     fn ticker() -> &'static NanoflakeTicker {
         shmem::NANOFLAKE_TICKER.get()
     }
+    const GENERATOR: super::high_water::Generator = super::high_water::Generator::Nanoflake;
     fn epoch_unix_ms() -> i64 {
         EPOCH.get()
     }
@@ -149,6 +150,7 @@ impl TickedSqlType for Nanoflake {
                 Self::NAME,
                 behind,
                 chronoid_formats::ticked::MAX_CLOCK_WAIT_MS,
+                Self::GENERATOR.mark().get(),
             ),
         }
     }

@@ -25,7 +25,7 @@ pub static UID60_TICKER: PgAtomic<InShmem<Uid60Ticker>> =
 /// A formats-crate ticker placed in shared memory (the wrapper lets this
 /// crate declare it fit for that).
 #[repr(transparent)]
-pub struct InShmem<T>(T);
+pub struct InShmem<T>(pub T);
 
 impl<T> std::ops::Deref for InShmem<T> {
     type Target = T;
@@ -56,6 +56,8 @@ pub fn init() {
         pg_shmem_init!(NANOFLAKE_TICKER = InShmem(NanoflakeTicker::new()));
         pg_shmem_init!(CALORIOSA_TICKER = InShmem(CaloriosaTicker::new()));
         pg_shmem_init!(UID60_TICKER = InShmem(Uid60Ticker::new()));
+        // After the tickers: its start-up hook resumes them above their marks.
+        super::high_water::init();
         PRELOADED.store(true, Ordering::Relaxed);
     }
 }

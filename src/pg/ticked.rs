@@ -10,7 +10,9 @@ use pgrx::PgSqlErrorCode;
 
 use chronoid_formats::ticked::{GenerateError, TickedId, MAX_CLOCK_WAIT_MS};
 
+use super::high_water::{self, Generator};
 use super::{error, shmem, BackendClock};
+use chronoid_formats::high_water::Covered;
 
 /// What differs between the epoch + ticker types in SQL.
 pub trait TickedSqlType: TickedId + 'static {
@@ -19,6 +21,8 @@ pub trait TickedSqlType: TickedId + 'static {
 
     /// The ticker in shared memory that the server's generators share.
     fn ticker() -> &'static Self::Ticker;
+    /// Whose durable high-water mark covers that ticker's pairs.
+    const GENERATOR: Generator;
     /// The epoch the session reads and makes IDs under.
     fn epoch_unix_ms() -> i64;
     /// The third field of a new ID: the node id, or random bits.
@@ -37,9 +41,12 @@ pub trait TickedSqlType: TickedId + 'static {
     /// Raises the ERROR for a generator that made no ID.
     fn generate_failed(err: GenerateError) -> ! {
         match err {
-            GenerateError::ClockBehind(behind) => {
-                super::clock_behind(Self::NAME, behind, MAX_CLOCK_WAIT_MS)
-            }
+            GenerateError::ClockBehind(behind) => super::clock_behind(
+                Self::NAME,
+                behind,
+                MAX_CLOCK_WAIT_MS,
+                Self::GENERATOR.mark().get(),
+            ),
             _ => error(
                 PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
                 format!(
@@ -73,9 +80,29 @@ pub fn from_bigint<T: TickedSqlType>(value: i64) -> T {
 
 pub fn generate<T: TickedSqlType>(function: &str) -> T {
     shmem::require_preloaded(function);
+    refuse_during_recovery(function);
+    let covered = Covered {
+        ticker: T::ticker(),
+        mark: T::GENERATOR.mark(),
+        reserve: |unix_ms| high_water::reserve(T::GENERATOR, unix_ms),
+    };
     let epoch = T::epoch_unix_ms();
-    T::generate(T::ticker(), &mut BackendClock, epoch, T::other_field())
+    T::generate(&covered, &mut BackendClock, epoch, T::other_field())
         .unwrap_or_else(|e| T::generate_failed(e))
+}
+
+/// A standby shares its primary's node id and replays, rather than makes,
+/// high-water marks: an ID minted there could equal one the primary mints.
+/// Refused as `nextval()` is during recovery.
+fn refuse_during_recovery(function: &str) {
+    // SAFETY: reads process-local and shared recovery state; cannot raise.
+    if unsafe { super::ffi::recovery_in_progress_unguarded() } {
+        super::error_with_hint(
+            PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+            format!("cannot execute {function} during recovery"),
+            "Generate on the primary; a promoted standby generates above every high-water mark it replayed.",
+        );
+    }
 }
 
 pub fn timestamp<T: TickedSqlType>(id: T, epoch_unix_ms: i64) -> TimestampWithTimeZone {

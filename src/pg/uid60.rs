@@ -22,6 +22,7 @@ impl TickedSqlType for Uid60 {
     fn ticker() -> &'static Uid60Ticker {
         shmem::UID60_TICKER.get()
     }
+    const GENERATOR: super::high_water::Generator = super::high_water::Generator::Uid60;
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }

@@ -1,0 +1,179 @@
+# What chronoid's TAP tests (tests/t/*.pl) share, on top of PostgreSQL's own
+# PostgreSQL::Test::Cluster: a node of the major under test with chronoid
+# preloaded, a server clock the test can step (libfaketime), generators that
+# stream every ID they hand out to a file (so IDs of transactions that never
+# commit are known too), and a crash that kills every process of a cluster.
+#
+# scripts/prove.sh sets the environment: CHRONOID_PG_INSTALL (the
+# installation under test, for install_path), PG_REGRESS, TESTDIR, PERL5LIB.
+package Chronoid;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use IPC::Run;
+use Time::HiRes qw(usleep);
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
+  stop_streams load_streams crash_cluster generate_until_ok);
+
+my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+# A node of the installation under test with chronoid preloaded.
+sub chronoid_node
+{
+	my ($name, %init) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name,
+		install_path => $ENV{CHRONOID_PG_INSTALL});
+	$node->init(%init);
+	$node->append_conf('postgresql.conf',
+		"shared_preload_libraries = 'chronoid'\nrestart_after_crash = on\n");
+	return $node;
+}
+
+# Starts the node under libfaketime: its wall clock reads the offset in the
+# node's clock file on every reading (monotonic time is left alone, so
+# bounded waits are real). Returns the file, for set_clock.
+sub start_with_clock
+{
+	my ($node, %params) = @_;
+	my $file = $node->basedir . '/clock.offset';
+	set_clock($file, '+0') unless -e $file;
+	local $ENV{LD_PRELOAD} = $LIBFAKETIME;
+	local $ENV{FAKETIME_TIMESTAMP_FILE} = $file;
+	local $ENV{FAKETIME_NO_CACHE} = '1';
+	local $ENV{DONT_FAKE_MONOTONIC} = '1';
+	my $ok = $node->start(%params);
+	return wantarray ? ($file, $ok) : $file;
+}
+
+# Offsets as libfaketime reads them: '-2' is two seconds behind, '-0.2'.
+sub set_clock
+{
+	my ($file, $offset) = @_;
+	open my $fh, '>', "$file.new" or die "$file.new: $!";
+	print $fh "$offset\n";
+	close $fh;
+	rename "$file.new", $file or die "rename to $file: $!";
+	return;
+}
+
+# $n sessions, each streaming rows of (nanoflake, uid60, caloriosa) from
+# one endless COPY to a file of its own, as fast as the server makes them.
+sub start_streams
+{
+	my ($node, $n, $prefix) = @_;
+	local %ENV = $node->_get_env();
+	my @streams;
+	for my $i (1 .. $n)
+	{
+		my $file = "$prefix.$i";
+		my $h = IPC::Run::start(
+			[
+				$node->installed_command('psql'), '-XAtq',
+				'-d', $node->connstr('postgres'),
+				'-c', 'COPY (SELECT gen_nanoflake(), gen_uid60(), gen_caloriosa() '
+				  . 'FROM (SELECT generate_series(1, 1000000000)) AS n) TO STDOUT'
+			],
+			'>', $file, '2>', "$file.err");
+		push @streams, { harness => $h, file => $file };
+	}
+	# Wait until each has handed out some IDs.
+	for my $s (@streams)
+	{
+		for (1 .. 300)
+		{
+			last if -s $s->{file} && -s $s->{file} > 4096;
+			usleep(20_000);
+		}
+	}
+	return \@streams;
+}
+
+# Ends the client processes (their server side is gone, or goes with them).
+sub stop_streams
+{
+	my ($streams) = @_;
+	for my $s (@$streams)
+	{
+		$s->{harness}->kill_kill(grace => 1);
+	}
+	return;
+}
+
+# Loads every whole row the streams received into table $table (nf, u, c)
+# and returns how many.
+sub load_streams
+{
+	my ($node, $streams, $table) = @_;
+	my $all = $streams->[0]{file} . '.all';
+	open my $out, '>', $all or die "$all: $!";
+	my $rows = 0;
+	for my $s (@$streams)
+	{
+		open my $in, '<', $s->{file} or die "$s->{file}: $!";
+		while (my $line = <$in>)
+		{
+			# The last line may be cut off by the crash.
+			next unless $line =~ /^\w+\t\w+\t\w+\n\z/;
+			print $out $line;
+			$rows++;
+		}
+		close $in;
+	}
+	close $out;
+	chmod 0644, $all;
+	$node->safe_psql('postgres', "COPY $table (nf, u, c) FROM '$all'");
+	return $rows;
+}
+
+# Every process of the cluster killed with SIGKILL at once, as a power cut
+# would stop them (the postmaster alone would leave its backends running),
+# and waits until they are gone.
+sub crash_cluster
+{
+	my ($node) = @_;
+	my $pm = $node->{_pid} or die "node is not running";
+	my @pids = ($pm);
+	for my $stat (glob '/proc/[0-9]*/stat')
+	{
+		open my $fh, '<', $stat or next;
+		my $line = <$fh> // next;
+		close $fh;
+		push @pids, $1 if $line =~ /^(\d+) \(.*\) \S (\d+)/ && $2 == $pm;
+	}
+	note 'killing ' . scalar(@pids) . ' processes of ' . $node->name;
+	kill 'KILL', @pids;
+	$node->{_pid} = undef;
+	for (1 .. 500)
+	{
+		last unless grep { kill 0, $_ } @pids;
+		usleep(20_000);
+	}
+	return;
+}
+
+# Runs $sql until it succeeds (or $timeout seconds pass); returns the
+# errors it gave before that, one string each.
+sub generate_until_ok
+{
+	my ($node, $sql, $timeout) = @_;
+	$timeout //= 60;
+	my @errors;
+	my $until = time + $timeout;
+	while (time < $until)
+	{
+		my ($ret, $stdout, $stderr) =
+		  $node->psql('postgres', $sql, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+		return @errors if $ret == 0;
+		push @errors, $stderr;
+		usleep(200_000);
+	}
+	push @errors, 'TIMEOUT';
+	return @errors;
+}
+
+1;
