@@ -42,6 +42,12 @@ pgrx::extension_sql_file!(
     name = "comments",
     requires = ["operators"]
 );
+// The operators' view of the server-wide generators.
+pgrx::extension_sql_file!(
+    "../sql/generators.sql",
+    name = "generators",
+    requires = ["comments"]
+);
 
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {

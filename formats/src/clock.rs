@@ -13,6 +13,19 @@ pub trait Clock {
     fn wait(&mut self, now_ms: u64, until_ms: u64);
 }
 
+/// A borrowed clock is a clock (so a wrapper can run on the caller's).
+impl<C: Clock + ?Sized> Clock for &mut C {
+    fn now_ms(&mut self) -> u64 {
+        (**self).now_ms()
+    }
+    fn monotonic_ms(&mut self) -> u64 {
+        (**self).monotonic_ms()
+    }
+    fn wait(&mut self, now_ms: u64, until_ms: u64) {
+        (**self).wait(now_ms, until_ms)
+    }
+}
+
 /// The operating system's clock, for applications: CLOCK_REALTIME for the
 /// time, a monotonic clock for how long a generator waited, and a wait that
 /// spins for the next millisecond and sleeps when the clock is further behind.

@@ -123,6 +123,9 @@ impl<S: TickSource, R: Fn(u64)> TickSource for Covered<'_, S, R> {
     fn resume_above(&self, mark_ms: u64) {
         self.ticker.resume_above(mark_ms)
     }
+    fn last_tick(&self) -> Option<Tick> {
+        self.ticker.last_tick()
+    }
 }
 
 #[cfg(test)]

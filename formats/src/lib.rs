@@ -40,6 +40,7 @@ pub mod clock;
 pub mod codokey;
 #[cfg(test)]
 mod fuzz;
+pub mod generator_stats;
 pub mod high_water;
 pub mod nanoflake;
 pub mod scru160;

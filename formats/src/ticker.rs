@@ -199,6 +199,16 @@ impl<const BITS: u32> WrappingTicker<BITS> {
         }
     }
 
+    /// The last (millisecond, counter) handed out, if any; a ticker resumed
+    /// above a mark reports the millisecond before it until it hands one out.
+    pub fn last(&self) -> Option<Tick> {
+        let (ms, used, counter) = Self::unpack(self.state.load(Ordering::Acquire));
+        (ms > 0 && used > 0).then_some(Tick {
+            unix_ms: ms,
+            sequence: counter as u32,
+        })
+    }
+
     /// As [`Ticker::resume_above`]: the millisecond before the mark, with
     /// its counter values used up, so the next pair is in `mark_ms` or later.
     pub fn resume_above(&self, mark_ms: u64) {

@@ -74,6 +74,10 @@ impl Generator {
         &MARKS.get().0 .0[self as usize]
     }
 
+    pub fn stats(self) -> &'static chronoid_formats::generator_stats::GeneratorStats {
+        &shmem::GENERATOR_COUNTERS.get().0.stats[self as usize]
+    }
+
     fn resume_ticker_above(self, mark_ms: u64) {
         match self {
             Generator::Nanoflake => shmem::NANOFLAKE_TICKER.get().resume_above(mark_ms),

@@ -7,6 +7,7 @@ pub mod caloriosa;
 pub mod codokey;
 pub mod ffi;
 pub mod fmgr;
+pub mod generators;
 pub mod guc;
 pub mod high_water;
 pub mod nanoflake;

@@ -104,6 +104,9 @@ impl TickedSqlType for Nanoflake {
         // The GUC's range is 0..=1023.
         NODE_ID.get() as u16
     }
+    fn node_id() -> Option<u16> {
+        Some(Self::other_field())
+    }
     fn unix_ms(self, epoch_unix_ms: i64) -> i64 {
         Nanoflake::unix_ms(self, epoch_unix_ms)
     }

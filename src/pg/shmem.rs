@@ -7,6 +7,8 @@ use pgrx::pg_sys;
 use pgrx::{pg_shmem_init, PgAtomic, PgSqlErrorCode};
 
 use chronoid_formats::caloriosa::CaloriosaTicker;
+use chronoid_formats::clock::Clock;
+use chronoid_formats::generator_stats::GeneratorStats;
 use chronoid_formats::nanoflake::NanoflakeTicker;
 use chronoid_formats::uid60::Uid60Ticker;
 
@@ -21,6 +23,16 @@ pub static CALORIOSA_TICKER: PgAtomic<InShmem<CaloriosaTicker>> =
 // SAFETY: as above.
 pub static UID60_TICKER: PgAtomic<InShmem<Uid60Ticker>> =
     unsafe { PgAtomic::new(c"chronoid.uid60_ticker") };
+
+/// The generators' counters for the `chronoid_generators` view, and when
+/// shared memory (and so the counters) was last built.
+pub struct GeneratorCounters {
+    pub since_unix_ms: u64,
+    pub stats: [GeneratorStats; 3],
+}
+// SAFETY: as above.
+pub static GENERATOR_COUNTERS: PgAtomic<InShmem<GeneratorCounters>> =
+    unsafe { PgAtomic::new(c"chronoid.generator_counters") };
 
 /// A formats-crate ticker placed in shared memory (the wrapper lets this
 /// crate declare it fit for that).
@@ -49,6 +61,8 @@ unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory
     for InShmem<chronoid_formats::ticker::WrappingTicker<N>>
 {
 }
+// SAFETY: atomics and an integer.
+unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<GeneratorCounters> {}
 
 pub fn init() {
     // SAFETY: a flag PostgreSQL sets while it loads preloaded libraries.
@@ -56,6 +70,12 @@ pub fn init() {
         pg_shmem_init!(NANOFLAKE_TICKER = InShmem(NanoflakeTicker::new()));
         pg_shmem_init!(CALORIOSA_TICKER = InShmem(CaloriosaTicker::new()));
         pg_shmem_init!(UID60_TICKER = InShmem(Uid60Ticker::new()));
+        pg_shmem_init!(
+            GENERATOR_COUNTERS = InShmem(GeneratorCounters {
+                since_unix_ms: super::BackendClock.now_ms(),
+                stats: Default::default(),
+            })
+        );
         // After the tickers: its start-up hook resumes them above their marks.
         super::high_water::init();
         PRELOADED.store(true, Ordering::Relaxed);

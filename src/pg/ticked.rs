@@ -12,6 +12,7 @@ use chronoid_formats::ticked::{GenerateError, TickedId, MAX_CLOCK_WAIT_MS};
 
 use super::high_water::{self, Generator};
 use super::{error, shmem, BackendClock};
+use chronoid_formats::generator_stats::Observed;
 use chronoid_formats::high_water::Covered;
 
 /// What differs between the epoch + ticker types in SQL.
@@ -27,6 +28,10 @@ pub trait TickedSqlType: TickedId + 'static {
     fn epoch_unix_ms() -> i64;
     /// The third field of a new ID: the node id, or random bits.
     fn other_field() -> u16;
+    /// The node id new IDs carry, for formats that carry one.
+    fn node_id() -> Option<u16> {
+        None
+    }
     fn unix_ms(self, epoch_unix_ms: i64) -> i64;
 
     /// The value with these 64 bits, if it is one.
@@ -87,8 +92,21 @@ pub fn generate<T: TickedSqlType>(function: &str) -> T {
         reserve: |unix_ms| high_water::reserve(T::GENERATOR, unix_ms),
     };
     let epoch = T::epoch_unix_ms();
-    T::generate(&covered, &mut BackendClock, epoch, T::other_field())
-        .unwrap_or_else(|e| T::generate_failed(e))
+    let mut clock = Observed::new(BackendClock);
+    let result = T::generate(&covered, &mut clock, epoch, T::other_field());
+    let stats = T::GENERATOR.stats();
+    match result {
+        Ok(id) => {
+            stats.record(&clock, Ok(()));
+            id
+        }
+        Err(e) => {
+            if let GenerateError::ClockBehind(behind) = e {
+                stats.record(&clock, Err(behind));
+            }
+            T::generate_failed(e)
+        }
+    }
 }
 
 /// A standby shares its primary's node id and replays, rather than makes,

@@ -1,0 +1,31 @@
+-- The chronoid_generators view: what the server-wide generators have done
+-- since shared memory was last built, for operators (docs/reference.md,
+-- "chronoid_generators"). Readable by pg_monitor, like pg_stat_statements.
+
+CREATE FUNCTION chronoid_generators(
+    OUT generator text,
+    OUT last_issued timestamptz,
+    OUT last_sequence integer,
+    OUT high_water_mark timestamptz,
+    OUT minted bigint,
+    OUT sequence_waits bigint,
+    OUT clock_behind_events bigint,
+    OUT max_clock_lag_ms bigint,
+    OUT clock_behind_errors bigint,
+    OUT node_id integer,
+    OUT epoch timestamptz,
+    OUT since timestamptz)
+RETURNS SETOF record
+LANGUAGE c VOLATILE STRICT PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'chronoid_generators_wrapper';
+COMMENT ON FUNCTION chronoid_generators() IS
+    'One row per server-wide generator (nanoflake, caloriosa, uid60): last ID, durable high-water mark, counters since start; needs chronoid preloaded';
+
+CREATE VIEW chronoid_generators AS SELECT * FROM chronoid_generators();
+COMMENT ON VIEW chronoid_generators IS
+    'The server-wide generators: last ID, durable high-water mark, IDs minted, waits, clock-behind events and errors since start';
+
+REVOKE ALL ON FUNCTION chronoid_generators() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION chronoid_generators() TO pg_monitor;
+REVOKE ALL ON chronoid_generators FROM PUBLIC;
+GRANT SELECT ON chronoid_generators TO pg_monitor;

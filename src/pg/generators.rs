@@ -1,0 +1,78 @@
+//! `chronoid_generators()`, behind the `chronoid_generators` view
+//! (`sql/generators.sql`): one row per server-wide generator with its
+//! ticker, its durable high-water mark and its counters, read from shared
+//! memory as the `pg_stat_*` functions read theirs.
+
+use pgrx::datum::TimestampWithTimeZone;
+use pgrx::prelude::*;
+
+use chronoid_formats::caloriosa::Caloriosa;
+use chronoid_formats::nanoflake::Nanoflake;
+use chronoid_formats::ticked::TickSource;
+use chronoid_formats::uid60::Uid60;
+
+use super::shmem;
+use super::ticked::TickedSqlType;
+
+type Row = (
+    String,
+    Option<TimestampWithTimeZone>,
+    Option<i32>,
+    Option<TimestampWithTimeZone>,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    Option<i32>,
+    TimestampWithTimeZone,
+    TimestampWithTimeZone,
+);
+
+fn row<T: TickedSqlType>() -> Row {
+    let stats = T::GENERATOR.stats().snapshot();
+    // Before its first ID since start a ticker only holds the millisecond
+    // it resumed above: nothing issued yet.
+    let last = (stats.minted > 0)
+        .then(|| T::ticker().last_tick())
+        .flatten();
+    let mark = T::GENERATOR.mark().get();
+    let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    (
+        T::GENERATOR.name().to_owned(),
+        last.map(|t| super::unix_ms_timestamptz(t.unix_ms as i64)),
+        last.map(|t| t.sequence as i32),
+        (mark > 0).then(|| super::unix_ms_timestamptz(mark as i64)),
+        count(stats.minted),
+        count(stats.sequence_waits),
+        count(stats.clock_behind_events),
+        count(stats.max_clock_lag_ms),
+        count(stats.clock_behind_errors),
+        T::node_id().map(i32::from),
+        super::unix_ms_timestamptz(T::epoch_unix_ms()),
+        super::unix_ms_timestamptz(shmem::GENERATOR_COUNTERS.get().0.since_unix_ms as i64),
+    )
+}
+
+#[pg_extern(sql = false)]
+#[allow(clippy::type_complexity)]
+fn chronoid_generators() -> TableIterator<
+    'static,
+    (
+        name!(generator, String),
+        name!(last_issued, Option<TimestampWithTimeZone>),
+        name!(last_sequence, Option<i32>),
+        name!(high_water_mark, Option<TimestampWithTimeZone>),
+        name!(minted, i64),
+        name!(sequence_waits, i64),
+        name!(clock_behind_events, i64),
+        name!(max_clock_lag_ms, i64),
+        name!(clock_behind_errors, i64),
+        name!(node_id, Option<i32>),
+        name!(epoch, TimestampWithTimeZone),
+        name!(since, TimestampWithTimeZone),
+    ),
+> {
+    shmem::require_preloaded("chronoid_generators()");
+    TableIterator::new(vec![row::<Nanoflake>(), row::<Caloriosa>(), row::<Uid60>()])
+}

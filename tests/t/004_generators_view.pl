@@ -1,0 +1,124 @@
+# The chronoid_generators view: each figure moves when it should (IDs
+# minted, last ID, high-water mark, waits for the next millisecond, the
+# clock found behind and how far, 55000 errors, node id, epoch), who may
+# read it; and a database still at 0.4.0's SQL keeps the guarantee across a
+# crash with the clock behind, then updates to the view.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Chronoid;
+use POSIX qw(strftime);
+
+my ($ret, $out, $err);
+
+my $node = chronoid_node('view');
+$node->append_conf('postgresql.conf', "chronoid.node_id = 17\n");
+my $clock = start_with_clock($node);
+$node->safe_psql('postgres', 'CREATE EXTENSION chronoid');
+
+sub figures
+{
+	my ($generator) = @_;
+	my $row = $node->safe_psql(
+		'postgres', qq{
+		SELECT minted, sequence_waits, clock_behind_events, max_clock_lag_ms,
+		       clock_behind_errors, coalesce(node_id, -1),
+		       coalesce(extract(epoch FROM last_issued) * 1000, -1)::bigint,
+		       coalesce(last_sequence, -1),
+		       coalesce(extract(epoch FROM high_water_mark) * 1000, -1)::bigint
+		FROM chronoid_generators WHERE generator = '$generator'});
+	my %f;
+	@f{qw(minted waits behind lag errors node last seq mark)} = split /\|/, $row;
+	return \%f;
+}
+
+is($node->safe_psql('postgres', 'SELECT string_agg(generator, \',\' ORDER BY generator) FROM chronoid_generators'),
+	'caloriosa,nanoflake,uid60', 'one row per server-wide generator');
+my $f = figures('nanoflake');
+is_deeply([ @$f{qw(minted waits behind errors last seq mark)} ], [ 0, 0, 0, 0, -1, -1, -1 ],
+	'a fresh server: nothing minted, no last ID, no mark');
+is($f->{node}, 17, 'node_id is chronoid.node_id');
+is($node->safe_psql('postgres',
+		"SELECT epoch = '2020-01-01 00:00:00+00' AND since <= now() FROM chronoid_generators WHERE generator = 'nanoflake'"),
+	't', 'epoch is the nanoflake epoch in effect; since is when shared memory was built');
+is($node->safe_psql('postgres',
+		"SELECT bool_and(node_id IS NULL) FROM chronoid_generators WHERE generator <> 'nanoflake'"),
+	't', 'caloriosa and uid60 carry no node id');
+
+my $last = $node->safe_psql('postgres',
+	"SELECT max(id)::bigint FROM (SELECT gen_nanoflake() AS id FROM generate_series(1, 10000)) s");
+$f = figures('nanoflake');
+is($f->{minted}, 10000, 'minted counts every nanoflake');
+is(figures('uid60')->{minted}, 0, '... and only for its own generator');
+my ($last_ms, $last_seq) = split /\|/, $node->safe_psql('postgres',
+	"SELECT (extract(epoch FROM nanoflake_timestamp(${last}::nanoflake)) * 1000)::bigint, nanoflake_sequence(${last}::nanoflake)");
+is("$f->{last}|$f->{seq}", "$last_ms|$last_seq", 'last_issued and last_sequence are those of the last ID');
+ok($f->{mark} > $f->{last} && $f->{mark} <= $f->{last} + 1000,
+	"high_water_mark lies above the last ID, by at most 1 s ($f->{mark} vs $f->{last})");
+
+# A stuck clock (libfaketime frozen 2 s ahead): uid60 uses up the 512
+# sequence values of the millisecond, waits for the next one (counted), which
+# never comes, and gives up after its 1 s bound (55000, counted).
+set_clock($clock, strftime('%Y-%m-%d %H:%M:%S', gmtime(time + 2)));
+($ret, $out, $err) = $node->psql('postgres', 'SELECT count(gen_uid60()) FROM generate_series(1, 1000)');
+like($err, qr/system clock is \d+ ms behind/, 'a stuck clock: uid60 gives up after waiting');
+$f = figures('uid60');
+is($f->{minted}, 512, 'uid60 minted its 512 IDs of the stuck millisecond');
+is($f->{waits}, 1, 'sequence_waits counts the wait for the next millisecond');
+is($f->{errors}, 1, 'clock_behind_errors counts giving up');
+is($f->{behind}, 0, 'a wait for the next millisecond is no clock-behind event');
+set_clock($clock, '+0');
+
+# The clock 0.5 s back: the generator waits it out.
+$node->safe_psql('postgres', 'SELECT gen_nanoflake()');
+set_clock($clock, '-0.5');
+$node->safe_psql('postgres', 'SELECT count(gen_nanoflake()) FROM generate_series(1, 20000)');
+$f = figures('nanoflake');
+cmp_ok($f->{behind}, '>=', 1, 'clock_behind_events counts the clock found behind');
+ok($f->{lag} > 1 && $f->{lag} <= 1000, "max_clock_lag_ms is how far behind it was, under 0.5 s ($f->{lag})");
+is($f->{errors}, 0, 'waited, did not fail');
+
+# 5 s back: it fails, and the error is counted.
+set_clock($clock, '-5');
+($ret, $out, $err) = $node->psql('postgres', 'SELECT count(gen_nanoflake()) FROM generate_series(1, 20000)');
+like($err, qr/system clock is \d+ ms behind/, '5 s back: 55000');
+$f = figures('nanoflake');
+is($f->{errors}, 1, 'clock_behind_errors counts it');
+cmp_ok($f->{lag}, '>=', 4000, "max_clock_lag_ms is the largest lag seen ($f->{lag})");
+set_clock($clock, '+0');
+
+# Who may read it: pg_monitor, not PUBLIC.
+$node->safe_psql('postgres', 'CREATE ROLE watcher LOGIN IN ROLE pg_monitor; CREATE ROLE nobody LOGIN');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM chronoid_generators', extra_params => [ '-U', 'watcher' ]),
+	3, 'a member of pg_monitor reads the view');
+($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) FROM chronoid_generators',
+	extra_params => [ '-U', 'nobody', '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  42501: permission denied for view chronoid_generators/, 'other roles may not (42501)');
+$node->stop;
+
+# A database at 0.4.0's SQL (updated library, extension not yet updated):
+# the marks are the library's, so a crash with the clock 3 s behind still
+# repeats nothing; ALTER EXTENSION UPDATE then adds the view.
+$node->start;
+$node->safe_psql('postgres',
+	"CREATE DATABASE old; \\c old\nCREATE EXTENSION chronoid VERSION '0.4.0'; CREATE TABLE t AS SELECT gen_nanoflake() AS nf FROM generate_series(1, 50000)");
+crash_cluster($node);
+set_clock($clock, '-3');
+start_with_clock($node);
+my $refused = 0;
+($ret, $out, $err) = $node->psql('old', 'SELECT gen_nanoflake()');
+like($err, qr/system clock is \d+ ms behind/, 'at 0.4.0 SQL, restarted 3 s behind: refused rather than repeated');
+set_clock($clock, '+0');
+$node->poll_query_until('old', 'SELECT gen_nanoflake() IS NOT NULL');
+is($node->safe_psql('old', 'INSERT INTO t SELECT gen_nanoflake() FROM generate_series(1, 10000); SELECT count(*) - count(DISTINCT nf) FROM t'),
+	0, 'at 0.4.0 SQL: no repeat across the crash');
+$node->safe_psql('old', 'ALTER EXTENSION chronoid UPDATE');
+is($node->safe_psql('old', "SELECT extversion FROM pg_extension WHERE extname = 'chronoid'"), '0.5.0',
+	'ALTER EXTENSION chronoid UPDATE from 0.4.0 goes to 0.5.0');
+cmp_ok($node->safe_psql('old', "SELECT minted FROM chronoid_generators WHERE generator = 'nanoflake'"),
+	'>=', 10000, 'and the view reads the running server');
+$node->stop;
+
+done_testing();
