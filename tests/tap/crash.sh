@@ -4,10 +4,10 @@
 # kill -9 of the postmaster itself. What is promised: after the restart, the
 # monotonic generators continue above every ID issued before the crash
 # (nanoflake, uid60, scru160; caloriosa's timestamps never go back), and
-# nothing repeats - because the shared state is rebuilt from the clock, and a
-# restart takes far longer than the millisecond the state covers. (A clock
-# stepped back across the restart is the one thing that could break this;
-# see tests/tap/clock_faults.sh for what the generators do about clocks.)
+# nothing repeats: the server-wide generators resume above their durable
+# high-water marks (src/pg/high_water.rs), scru160 restarts from the clock.
+# Restarts with the clock stepped back, and failover, are
+# tests/t/001_restart_clock_behind.pl and tests/t/002_failover.pl.
 source "$(dirname "$0")/lib.bash"
 
 DATA=$CHRONOID_TEST_WORK/crash
