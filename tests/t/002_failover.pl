@@ -105,7 +105,7 @@ sub failover
 		open my $in, '<', $w->{file} or die;
 		while (my $line = <$in>)
 		{
-			next unless $line =~ /^(\w+)\|(\w+)\|(\w+)\n\z/;
+			next unless $line =~ /^([\w-]+)\|([\w-]+)\|([\w-]+)\n\z/;
 			print $all "$1\t$2\t$3\n";
 			$committed++;
 		}

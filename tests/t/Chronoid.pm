@@ -118,7 +118,7 @@ sub load_streams
 		while (my $line = <$in>)
 		{
 			# The last line may be cut off by the crash.
-			next unless $line =~ /^\w+\t\w+\t\w+\n\z/;
+			next unless $line =~ /^[\w-]+\t[\w-]+\t[\w-]+\n\z/;
 			print $out $line;
 			$rows++;
 		}
