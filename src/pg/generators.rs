@@ -3,6 +3,8 @@
 //! ticker, its durable high-water mark and its counters, read from shared
 //! memory as the `pg_stat_*` functions read theirs.
 
+use std::cell::Cell;
+
 use pgrx::datum::TimestampWithTimeZone;
 use pgrx::prelude::*;
 
@@ -11,8 +13,53 @@ use chronoid_formats::nanoflake::Nanoflake;
 use chronoid_formats::ticked::TickSource;
 use chronoid_formats::uid60::Uid60;
 
+use super::high_water::Generator;
 use super::shmem;
 use super::ticked::TickedSqlType;
+
+/// IDs this backend handed out and has not yet added to the shared
+/// `minted` counters: one plain increment per ID, added at the end of each
+/// transaction (as PostgreSQL flushes its own statistics), so the view is
+/// exact once the generating transaction has ended and no ID pays for an
+/// atomic read-modify-write on a line every backend writes.
+struct UnflushedMinted {
+    counts: [Cell<u64>; 3],
+    callback_registered: Cell<bool>,
+}
+
+// SAFETY: a backend is single-threaded; each process has its own copy.
+unsafe impl Sync for UnflushedMinted {}
+
+static UNFLUSHED: UnflushedMinted = UnflushedMinted {
+    counts: [const { Cell::new(0) }; 3],
+    callback_registered: Cell::new(false),
+};
+
+#[inline]
+pub fn count_minted(g: Generator) {
+    let count = &UNFLUSHED.counts[g as usize];
+    count.set(count.get() + 1);
+    if !UNFLUSHED.callback_registered.get() {
+        UNFLUSHED.callback_registered.set(true);
+        // SAFETY: registers a callback that lives as long as the process.
+        unsafe { pg_sys::RegisterXactCallback(Some(flush_minted), std::ptr::null_mut()) };
+    }
+}
+
+/// At every transaction event (commit, abort, their parallel-worker forms):
+/// IDs handed out count whether or not their transaction commits.
+#[pg_guard]
+unsafe extern "C-unwind" fn flush_minted(
+    _event: pg_sys::XactEvent::Type,
+    _arg: *mut std::ffi::c_void,
+) {
+    for g in Generator::ALL {
+        let n = UNFLUSHED.counts[g as usize].replace(0);
+        if n > 0 {
+            g.stats().add_minted(n);
+        }
+    }
+}
 
 type Row = (
     String,

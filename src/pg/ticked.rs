@@ -98,6 +98,7 @@ pub fn generate<T: TickedSqlType>(function: &str) -> T {
     match result {
         Ok(id) => {
             stats.record(&clock, Ok(()));
+            super::generators::count_minted(T::GENERATOR);
             id
         }
         Err(e) => {
@@ -113,8 +114,18 @@ pub fn generate<T: TickedSqlType>(function: &str) -> T {
 /// high-water marks: an ID minted there could equal one the primary mints.
 /// Refused as `nextval()` is during recovery.
 fn refuse_during_recovery(function: &str) {
+    // Recovery never starts again in a process that saw it end.
+    struct RecoveryEnded(std::cell::Cell<bool>);
+    // SAFETY: a backend is single-threaded; each process has its own copy.
+    unsafe impl Sync for RecoveryEnded {}
+    static RECOVERY_ENDED: RecoveryEnded = RecoveryEnded(std::cell::Cell::new(false));
+    if RECOVERY_ENDED.0.get() {
+        return;
+    }
     // SAFETY: reads process-local and shared recovery state; cannot raise.
-    if unsafe { super::ffi::recovery_in_progress_unguarded() } {
+    if !unsafe { super::ffi::recovery_in_progress_unguarded() } {
+        RECOVERY_ENDED.0.set(true);
+    } else {
         super::error_with_hint(
             PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
             format!("cannot execute {function} during recovery"),
