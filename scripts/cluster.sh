@@ -12,7 +12,8 @@
 # to run the server under libfaketime); INITDB_OPTS adds initdb options.
 set -euo pipefail
 
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+source "$(dirname "$0")/lib.sh"
+PG_CONFIG=${PG_CONFIG:-$SYSTEM_PG_CONFIG}
 BIN=$("$PG_CONFIG" --bindir)
 
 as_postgres() {

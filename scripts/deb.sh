@@ -28,17 +28,17 @@
 # default: the last commit's time, so a tree packages the same twice).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 previous=no
 if [ "${1:-}" = --previous ]; then previous=yes; shift; fi
 major=${1:?usage: scripts/deb.sh [--previous] MAJOR [OUTDIR]}
 outdir=${2:-dist}
-major_of() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
 
 if [ -n "${PG_CONFIG:-}" ] && [ "$(major_of "$PG_CONFIG")" = "$major" ]; then
     :
-elif [ "$major" = 15 ] && [ -x /usr/lib/postgresql/15/bin/pg_config ]; then
-    PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+elif [ "$major" = "$(major_of "$SYSTEM_PG_CONFIG" 2>/dev/null)" ]; then
+    PG_CONFIG=$SYSTEM_PG_CONFIG
 else
     PG_CONFIG=$(scripts/postgres.sh "$major")
 fi
@@ -46,7 +46,7 @@ export PG_CONFIG
 
 package=postgresql-$major-chronoid
 arch=$(dpkg --print-architecture)
-version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+version=$(chronoid_version)
 [ $previous = no ] || version=$(ls sql/versions | sed -n 's/^chronoid--\([0-9.]*\)\.sql$/\1/p' | sort -V | tail -1)
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 maintainer="${DEBFULLNAME:-chronoid maintainers} <${DEBEMAIL:-maintainers@chronoid.invalid}>"

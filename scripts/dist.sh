@@ -7,9 +7,10 @@
 #   scripts/dist.sh OUT.zip
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 python3 scripts/check_versions.py
-version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+version=$(chronoid_version)
 ref=v$version
 if ! git rev-parse -q --verify "refs/tags/$ref" >/dev/null; then
     echo "dist: no tag $ref yet; archiving HEAD ($(git rev-parse --short HEAD))" >&2

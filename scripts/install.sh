@@ -24,12 +24,13 @@
 # new file instead of rewriting the mapped one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PG_CONFIG=${PG_CONFIG:-$SYSTEM_PG_CONFIG}
 DESTDIR=${DESTDIR:-}
 pkglibdir=$("$PG_CONFIG" --pkglibdir)
 sharedir=$("$PG_CONFIG" --sharedir)
-major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+major=$(major_of "$PG_CONFIG")
 
 if [ "${1:-}" = --detach ]; then
     rm -f "$DESTDIR$pkglibdir/chronoid.so"
@@ -40,7 +41,7 @@ fi
 # library, the control file, this version's install script, the update
 # scripts and the released install scripts (names from sql/, nothing else).
 if [ "${1:-}" = --uninstall ]; then
-    version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+    version=$(chronoid_version)
     rm -f "$DESTDIR$pkglibdir/chronoid.so" "$DESTDIR$sharedir/extension/chronoid.control" \
         "$DESTDIR$sharedir/extension/chronoid--$version.sql"
     for f in sql/chronoid--*--*.sql sql/versions/chronoid--*.sql; do
@@ -86,4 +87,4 @@ done
 for f in sql/versions/chronoid--*.sql; do
     put "$f" "$DESTDIR$sharedir/extension"
 done
-echo "installed chronoid $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml) into $DESTDIR$pkglibdir and $DESTDIR$sharedir/extension"
+echo "installed chronoid $(chronoid_version) into $DESTDIR$pkglibdir and $DESTDIR$sharedir/extension"

@@ -12,13 +12,14 @@
 # failure and removed on success.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PG_CONFIG=${PG_CONFIG:-$SYSTEM_PG_CONFIG}
 PERL_LIB=/usr/lib/postgresql/15/lib/pgxs/src/test/perl
 [ -f "$PERL_LIB/PostgreSQL/Test/Cluster.pm" ] || { echo "prove.sh: $PERL_LIB missing (postgresql-server-dev-15)" >&2; exit 1; }
 install=$(dirname "$("$PG_CONFIG" --bindir)")
 pg_regress=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
-major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+major=$(major_of "$PG_CONFIG")
 
 work=$(mktemp -d "${CHRONOID_TEST_WORK:-/tmp}/prove-$major.XXXXXX")
 chmod 755 "$work"

@@ -7,7 +7,8 @@
 set -euo pipefail
 
 PGRX_VERSION=0.18.1
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+source "$(dirname "$0")/lib.sh"
+PG_CONFIG=${PG_CONFIG:-$SYSTEM_PG_CONFIG}
 
 log() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 
@@ -18,17 +19,27 @@ apt_install() {
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
+# --test: also what only the tests need (scripts/test.sh passes it; `make
+# demo` and `make bench` install just the build's prerequisites).
+for_tests=no
+if [ "${1:-}" = --test ]; then for_tests=yes; fi
+
 missing=()
 dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok installed' || missing+=(postgresql-15)
-# libpostgresql-jdbc-java: the JDBC recipe's driver; dpkg-dev and lintian:
-# building and checking the Debian packages (scripts/deb.sh); libipc-run-perl:
-# PostgreSQL::Test::Cluster (tests/t, run by scripts/prove.sh).
-for pkg in libclang-dev sudo faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian; do
+# The build: libclang for bindgen. The tests: faketime (clocks stepped under
+# a running server), libipc-run-perl (PostgreSQL::Test::Cluster, tests/t),
+# libpostgresql-jdbc-java (the JDBC recipe's driver), dpkg-dev and lintian
+# (building and checking the Debian packages, scripts/deb.sh).
+packages=(libclang-dev)
+[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian)
+for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
 # The JDBC and node-postgres recipes need a JDK and Node (the machine's, or Debian's).
-command -v javac >/dev/null || missing+=(default-jdk-headless)
-command -v npm >/dev/null || missing+=(nodejs npm)
+if [ $for_tests = yes ]; then
+    command -v javac >/dev/null || missing+=(default-jdk-headless)
+    command -v npm >/dev/null || missing+=(nodejs npm)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     $SUDO apt-get update -q >/dev/null
@@ -52,19 +63,19 @@ if ! cargo pgrx --version 2>/dev/null | grep -q " $PGRX_VERSION\$"; then
     cargo install cargo-pgrx --version "$PGRX_VERSION" --locked --quiet
 fi
 
-major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+major=$(major_of "$PG_CONFIG")
 if ! grep -qs "^pg$major = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.toml"; then
     log "cargo pgrx init --pg$major $PG_CONFIG"
     cargo pgrx init --pg"$major" "$PG_CONFIG" >/dev/null
 fi
 
-# The Python clients the tests and recipes use (psycopg 3, asyncpg,
+# (--test) The Python clients the tests and recipes use (psycopg 3, asyncpg,
 # SQLAlchemy, alembic, Django) and the PGXN client (pgxn install of the
 # make dist zip), pinned, in a virtualenv.
-VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
+VENV=$CHRONOID_VENV
 REQUIREMENTS=$(dirname "$0")/../tests/clients/python/requirements.txt
-if ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null \
-    || [ ! -x "$VENV/bin/pgxn" ]; then
+if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null \
+    || [ ! -x "$VENV/bin/pgxn" ]; }; then
     log "installing the Python clients into $VENV"
     [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q -r "$REQUIREMENTS"

@@ -16,14 +16,18 @@
 #
 # The matrix (CHRONOID_MAJORS, default "15 18 16 17"): the whole suite on the
 # majors in CHRONOID_FULL_MAJORS (default "15 18"); on the others the pgrx
-# tests, pg_regress, dump/restore and the extension-upgrade tests. 15 is the
-# system's (Debian's); the others are fetched once by scripts/postgres.sh.
-# PG_CONFIG=... tests just that PostgreSQL, fully.
+# tests, pg_regress, dump/restore and the extension-upgrade tests. Every
+# major runs on a private installation (scripts/postgres.sh --private: a copy
+# of the relocatable build, 15 included) that only these tests install into,
+# with cargo-pgrx's configuration of its own (PGRX_HOME): the system's
+# PostgreSQL, its files and its servers are left alone, so `make test` can run
+# beside the demo cluster and a user's databases (tests/system_untouched.sh
+# checks it). PG_CONFIG=... tests just that PostgreSQL, fully.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-major_of() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
 
 if [ -n "${PG_CONFIG:-}" ]; then
     MAJORS=$(major_of "$PG_CONFIG")
@@ -35,11 +39,14 @@ else
     declare -A CONFIG=()
 fi
 
-bash scripts/setup.sh
+bash scripts/setup.sh --test
 for m in $MAJORS; do
-    [ -n "${CONFIG[$m]:-}" ] || CONFIG[$m]=$(scripts/postgres.sh "$m")
+    [ -n "${CONFIG[$m]:-}" ] || CONFIG[$m]=$(scripts/postgres.sh --private "$m")
 done
-# cargo pgrx knows every major's pg_config (one call: init rewrites its config).
+# cargo pgrx knows every major's pg_config (one call: init rewrites its
+# config), in a configuration of the tests' own: `make demo` keeps its own.
+export PGRX_HOME=$(test_private_dir)/pgrx
+mkdir -p "$PGRX_HOME"
 init=()
 for m in $MAJORS; do init+=("--pg$m" "${CONFIG[$m]}"); done
 cargo pgrx init "${init[@]}" >/dev/null
@@ -47,7 +54,10 @@ cargo pgrx init "${init[@]}" >/dev/null
 WORK=$(mktemp -d /tmp/chronoid-test.XXXXXX)
 chmod 755 "$WORK"
 export CHRONOID_TEST_WORK=$WORK
-trap 'for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done' EXIT
+trap 'for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
+
+step "The system's PostgreSQL: its chronoid files, and a sentinel server of it, watched during the run"
+tests/system_untouched.sh start "$WORK/system"
 
 failed=()
 # The major whose install is the PGXN client's (the first not fully tested).
@@ -121,7 +131,7 @@ for m in $MAJORS; do
         # and runs `make all` and `make install` in it; this major's tests
         # then run on what it installed.
         step "PostgreSQL $m: pgxn install of the make dist zip ($CHRONOID_INSTALL_PROFILE build)"
-        CARGO_TARGET_DIR=$PWD/target "${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}/bin/pgxn" install \
+        CARGO_TARGET_DIR=$PWD/target "$CHRONOID_VENV/bin/pgxn" install \
             --pg_config "$PG_CONFIG" "$WORK/dist.zip" || failed+=("PostgreSQL $m: pgxn install of the dist zip")
     else
         step "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)"
@@ -186,6 +196,9 @@ if [ "$old" != "$new" ]; then
     CHRONOID_TEST_WORK=$WORK/pg_upgrade OLD_PG_CONFIG=${CONFIG[$old]} NEW_PG_CONFIG=${CONFIG[$new]} \
         bash tests/pg_upgrade.sh || failed+=("pg_upgrade $old -> $new")
 fi
+
+step "The system's PostgreSQL after the run"
+tests/system_untouched.sh check "$WORK/system" || failed+=("the system's PostgreSQL was disturbed")
 
 if [ ${#failed[@]} -gt 0 ]; then
     printf 'FAILED: %s\n' "${failed[@]}"

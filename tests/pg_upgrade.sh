@@ -92,7 +92,7 @@ grep -q "chronoid: at start, gen_nanoflake() resumes above its high-water mark .
 ok $? "the upgraded server's log says where gen_nanoflake() resumes and that the clock is behind"
 echo "+0" >"$CLOCK"
 
-is "$("${PSQL_NEW[@]}" -c "SHOW server_version_num" | cut -c1-2)" "$("$NEW_PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')" "the upgraded cluster runs $new_version"
+is "$("${PSQL_NEW[@]}" -c "SHOW server_version_num" | cut -c1-2)" "$(major_of "$NEW_PG_CONFIG")" "the upgraded cluster runs $new_version"
 query=$values; is "$(fp "${PSQL_NEW[@]}")" "$before_values" "every value of every type equal, byte for byte"
 query=$placement; is "$(fp "${PSQL_NEW[@]}")" "$before_parts" "every row of the hash-partitioned table in the same partition"
 is "$("${PSQL_NEW[@]}" -c "CREATE EXTENSION amcheck; SELECT count(bt_index_check(c.oid, true)) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid

@@ -1,14 +1,17 @@
-//! Plain fmgr (version-1) functions for the hot paths of a fixed-length
-//! by-reference type (scru160): comparison, hashing, min/max and sort
-//! support run millions of times per index build, and pgrx's wrapper
-//! (memory-context switch, panic guard) would cost more than the comparison
-//! itself. Anything that can raise an ERROR goes through `#[pg_extern]`.
+//! Plain fmgr (version-1) functions for the per-row hot paths, where pgrx's
+//! wrapper (memory-context switch, panic guard) would cost more than the
+//! work itself: scru160's comparison, hashing, min/max and sort support
+//! (`fixed_length_functions!`), codokey's sort support, the text input and
+//! output of the 8-byte types and scru160 (`unguarded_text_io!`), and
+//! `gen_scru160()` (`unguarded_generator!`).
 //!
-//! The per-row functions are called without a pg_guard: each only reads its
-//! arguments' bytes, compares or hashes them with functions that cannot
-//! raise an ERROR (hash_bytes*, addHyperLogLog), allocates nothing, and has
-//! no operation that can panic. What can fail (the sortsupport set-up, which
-//! allocates; the abort check, which may log) is guarded.
+//! Their common path runs without a pg_guard: it only reads its arguments'
+//! bytes, compares, hashes (with functions that cannot raise an ERROR:
+//! hash_bytes*, addHyperLogLog), parses or prints, and allocates at most
+//! with palloc, crossing no Rust value with a destructor, and has no
+//! operation that can panic. Whatever can raise an ERROR (a rejected input,
+//! the sortsupport set-up, the abort check, a generator's slow path) runs
+//! under pgrx's guard.
 
 /// The bytes of a by-reference datum of `N` bytes.
 ///

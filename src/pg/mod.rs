@@ -352,10 +352,11 @@ pub fn timestamp_out_of_range(type_name: &str, ts: TimestampWithTimeZone, range:
     )
 }
 
-/// The system clock as generators in a backend see it: the formats crate's
-/// `SystemClock` for the time, and a wait that spins for the next
-/// millisecond but sleeps (and honours query cancel) when the clock is
-/// further behind.
+/// The system clock as generators in a backend see it: PostgreSQL's own
+/// reading of the wall clock (`GetCurrentTimestamp`), the formats crate's
+/// monotonic clock for how long a generator waited, and a wait that spins
+/// for the next millisecond but sleeps (and honours query cancel) when the
+/// clock is further behind.
 pub struct BackendClock;
 
 impl Clock for BackendClock {

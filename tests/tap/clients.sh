@@ -14,7 +14,7 @@ TAP_DB=$DB sql "CREATE EXTENSION chronoid"
 export CHRONOID_TEST_DSN="host=127.0.0.1 port=$CHRONOID_PORT user=postgres dbname=$DB"
 export CHRONOID_TEST_URL="postgresql://postgres@127.0.0.1:$CHRONOID_PORT/$DB"
 export CHRONOID_TEST_JDBC="jdbc:postgresql://127.0.0.1:$CHRONOID_PORT/$DB?user=postgres"
-VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
+VENV=$CHRONOID_VENV
 
 # runs NAME COMMAND...: one TAP line; the command's output as comments when it fails.
 runs() {

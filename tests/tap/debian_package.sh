@@ -1,37 +1,29 @@
 #!/usr/bin/env bash
 # The Debian packages (scripts/deb.sh, `make deb`) of the major under test
 # (PG_CONFIG): lintian finds no error in them; each holds only PGDG's
-# directories and depends on postgresql-NN. Then, on the machine's own
-# PostgreSQL 15 (Debian's): `dpkg -i` of the previous version's package
-# gives a server that creates the extension at that version; `dpkg -i` of
-# this version's upgrades it under a running server (which keeps working),
-# ALTER EXTENSION UPDATE keeps every value, and the pg_regress suite passes
-# on a fresh cluster against the packaged files; `dpkg -r` leaves none of
-# them behind.
-#
-# It replaces what a source install (scripts/install.sh) put at the
-# package's paths for the duration, and puts it back afterwards.
+# directories and depends on postgresql-NN. Then dpkg installs them into a
+# private root (--instdir/--admindir, with a copy of the machine's dpkg
+# status that also lists postgresql-NN, so dpkg's own dependency and
+# replacement logic runs) that holds a copy of PostgreSQL NN in Debian's
+# layout (/usr/lib/postgresql/NN, /usr/share/postgresql/NN): `dpkg -i` of
+# the previous version's package gives a server that creates the extension
+# at that version; `dpkg -i` of this version's upgrades it under the running
+# server (which keeps working), ALTER EXTENSION UPDATE keeps every value,
+# and the pg_regress suite passes on a fresh cluster against the packaged
+# files; `dpkg -r` leaves none of them behind. Nothing outside the test's
+# scratch directory is touched: not the system's PostgreSQL, not its dpkg
+# database.
 source "$(dirname "$0")/lib.bash"
 
-MAJOR=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+MAJOR=$(major_of "$PG_CONFIG")
 PKG=postgresql-$MAJOR-chronoid
 LIBDIR=/usr/lib/postgresql/$MAJOR/lib EXTDIR=/usr/share/postgresql/$MAJOR/extension
-# "installed VERSION", or "not-installed" (also when dpkg never heard of it).
-installed() {
-    local s
-    s=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$PKG" 2>/dev/null || true)
-    case "$s" in ''|not-installed*) echo not-installed ;; *) echo "$s" ;; esac
-}
 # run_ok NAME COMMAND...: one TAP line for whether COMMAND succeeds.
 run_ok() { local name=$1; shift; if "$@" >>"$OUT/commands.log" 2>&1; then ok 0 "$name"; else ok 1 "$name"; tail -5 "$OUT/commands.log" | sed 's/^/# /'; fi; }
-if [ "$(installed)" != not-installed ]; then
-    echo "Bail out! $PKG is installed here ($(installed)); this test would replace it"
-    exit 1
-fi
 
 OUT=$CHRONOID_TEST_WORK/deb
 rm -rf "$OUT" && mkdir -p "$OUT/saved"
-version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+version=$(chronoid_version)
 previous=$(ls sql/versions | sed -n 's/^chronoid--\([0-9.]*\)\.sql$/\1/p' | sort -V | tail -1)
 old=$(scripts/deb.sh --previous "$MAJOR" "$OUT")
 new=$(scripts/deb.sh "$MAJOR" "$OUT")
@@ -57,33 +49,43 @@ is "$(dpkg-deb --fsys-tarfile "$old" | tar -xO .$EXTDIR/chronoid.control | grep 
     "default_version = '$previous'" "the previous package's control file says $previous"
 is "$(dpkg-deb --fsys-tarfile "$old" | tar -t | grep -e "--$version\.sql" || true)" "" "the previous package has no script of $version"
 
-if [ "$MAJOR" != 15 ]; then
-    # dpkg -i needs Debian's server of that major; this machine has 15.
-    done_testing
+# The private root: PostgreSQL NN of the installation under test, copied
+# into Debian's layout without any chronoid file (the relocatable build
+# finds its share directory beside its bin, so share is a link to where
+# Debian keeps it), and a dpkg database copied from the machine's.
+ROOT=$OUT/root
+install_dir=$(dirname "$("$PG_CONFIG" --bindir)")
+mkdir -p "$ROOT/usr/lib/postgresql" "$ROOT/usr/share/postgresql" "$ROOT/var/lib/dpkg/info" "$ROOT/var/lib/dpkg/updates"
+cp -a "$install_dir" "$ROOT/usr/lib/postgresql/$MAJOR"
+mv "$ROOT/usr/lib/postgresql/$MAJOR/share" "$ROOT/usr/share/postgresql/$MAJOR"
+ln -s "../../../share/postgresql/$MAJOR" "$ROOT/usr/lib/postgresql/$MAJOR/share"
+rm -f "$ROOT$LIBDIR/chronoid.so" "$ROOT$EXTDIR"/chronoid*
+chmod 755 "$ROOT" "$ROOT/usr" "$ROOT/usr/lib" "$ROOT/usr/share" "$ROOT/usr/lib/postgresql" "$ROOT/usr/share/postgresql"
+cp /var/lib/dpkg/status "$ROOT/var/lib/dpkg/status"
+: >"$ROOT/var/lib/dpkg/available"
+if ! dpkg-query --admindir="$ROOT/var/lib/dpkg" -W -f='${db:Status-Status}' "postgresql-$MAJOR" 2>/dev/null | grep -q '^installed$'; then
+    # The copied server is postgresql-NN as far as this root is concerned.
+    printf '\nPackage: postgresql-%s\nStatus: install ok installed\nPriority: optional\nSection: database\nMaintainer: chronoid tests <tests@chronoid.invalid>\nArchitecture: %s\nVersion: %s\nDescription: PostgreSQL %s (the copy in this test root)\n' \
+        "$MAJOR" "$(dpkg --print-architecture)" "$("$PG_CONFIG" --version | cut -d' ' -f2)" "$MAJOR" >>"$ROOT/var/lib/dpkg/status"
 fi
-PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+DPKG=(dpkg --instdir="$ROOT" --admindir="$ROOT/var/lib/dpkg" --force-not-root)
+# "installed VERSION", or "not-installed" (also when dpkg never heard of it).
+installed() {
+    local s
+    s=$(dpkg-query --admindir="$ROOT/var/lib/dpkg" -W -f='${db:Status-Status} ${Version}' "$PKG" 2>/dev/null || true)
+    case "$s" in ''|not-installed*) echo not-installed ;; *) echo "$s" ;; esac
+}
+PG_CONFIG=$ROOT/usr/lib/postgresql/$MAJOR/bin/pg_config
+export PG_CONFIG
+is "$("$PG_CONFIG" --pkglibdir)|$("$PG_CONFIG" --sharedir)" "$ROOT$LIBDIR|$ROOT/usr/lib/postgresql/$MAJOR/share" \
+    "the root's PostgreSQL $MAJOR reads its modules from $LIBDIR and extensions from /usr/share/postgresql/$MAJOR"
 BIN=$("$PG_CONFIG" --bindir)
 PSQL=("$BIN/psql" "${PSQL[@]:1}")
-
-# Move a source install's files aside (a rename or a copy to a new file:
-# servers that have the library mapped keep their own), and put them back
-# at the end whatever happens.
-source_install=()
-for f in "$LIBDIR/chronoid.so" "$EXTDIR"/chronoid.control "$EXTDIR"/chronoid--*.sql; do
-    [ -e "$f" ] || continue
-    source_install+=("$f")
-    mv "$f" "$OUT/saved/$(basename "$f")"
-done
 DATA=$OUT/data
 PORT=$(free_port)
-restore() {
-    scripts/cluster.sh stop "$DATA" >/dev/null 2>&1 || true
-    [ "$(installed)" = not-installed ] || dpkg -r "$PKG" >/dev/null 2>&1 || true
-    for f in "${source_install[@]}"; do mv "$OUT/saved/$(basename "$f")" "$f"; done
-}
-trap restore EXIT
+trap 'scripts/cluster.sh stop "$DATA" >/dev/null 2>&1 || true' EXIT
 
-run_ok "dpkg -i $(basename "$old")" dpkg -i "$old"
+run_ok "dpkg -i $(basename "$old")" "${DPKG[@]}" -i "$old"
 is "$(installed)" "installed $previous" "dpkg knows $PKG $previous as installed"
 scripts/cluster.sh start "$DATA" "$PORT"
 sql_on "$PORT" "CREATE EXTENSION chronoid"
@@ -100,7 +102,7 @@ before=$(fingerprint)
 open_session "$PORT"
 is "$(ask "SELECT count(gen_scru160()) FROM generate_series(1, 10);")" "10" "an open session generates before the upgrade"
 
-run_ok "dpkg -i $(basename "$new") upgrades the package while the server runs" dpkg -i "$new"
+run_ok "dpkg -i $(basename "$new") upgrades the package while the server runs" "${DPKG[@]}" -i "$new"
 is "$(installed)" "installed $version" "dpkg knows $PKG $version as installed"
 is "$(ask "SELECT count(gen_scru160()) FROM generate_series(1, 10);")" "10" "the open session still generates after the upgrade"
 close_session
@@ -131,12 +133,12 @@ else
 fi
 scripts/cluster.sh stop "$DATA"
 
-files=$(dpkg-query -L "$PKG" | while read -r p; do [ -f "$p" ] && echo "$p"; done)
-run_ok "dpkg -r $PKG" dpkg -r "$PKG"
+files=$(dpkg-query --admindir="$ROOT/var/lib/dpkg" -L "$PKG" | while read -r p; do [ -f "$ROOT$p" ] && echo "$ROOT$p"; done)
+run_ok "dpkg -r $PKG" "${DPKG[@]}" -r "$PKG"
 is "$(installed)" "not-installed" "dpkg no longer knows $PKG as installed"
 left=$(for p in $files; do [ -e "$p" ] && echo "$p"; done; true)
 is "$left" "" "dpkg -r leaves none of the package's $(echo "$files" | wc -l) files behind"
-is "$(ls -d /usr/share/doc/$PKG "$LIBDIR"/chronoid.so "$EXTDIR"/chronoid* 2>/dev/null || true)" "" \
+is "$(ls -d "$ROOT/usr/share/doc/$PKG" "$ROOT$LIBDIR"/chronoid.so "$ROOT$EXTDIR"/chronoid* 2>/dev/null || true)" "" \
     "no chronoid file and no doc directory remain"
 
 done_testing

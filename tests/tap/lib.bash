@@ -7,11 +7,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export PGOPTIONS="-c client_min_messages=warning -c TimeZone=UTC"
 TAP_N=0
 TAP_FAILED=0
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+source scripts/lib.sh
+PG_CONFIG=${PG_CONFIG:?the PostgreSQL under test (scripts/test.sh sets it)}
 BIN=$("$PG_CONFIG" --bindir)
 PSQL=("$BIN/psql" -h 127.0.0.1 -U postgres -X -q -v ON_ERROR_STOP=1 -At)
 
-# sql [PORT] QUERY: runs QUERY, prints the unaligned result.
+# sql_on PORT QUERY / sql QUERY (on CHRONOID_PORT): runs QUERY, prints the
+# unaligned result.
 sql_on() { local port=$1; shift; "${PSQL[@]}" -p "$port" -d "${TAP_DB:-postgres}" -c "$@"; }
 sql() { sql_on "$CHRONOID_PORT" "$@"; }
 

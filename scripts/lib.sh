@@ -1,0 +1,25 @@
+# chronoid's shell definitions, written once; sourced by scripts/*.sh and
+# the shell tests (tests/tap/lib.bash, tests/pg_upgrade.sh).
+
+# The system's PostgreSQL (Debian's 15): what `make demo`, `make install`
+# and `make deb` use by default. Tests never use it (scripts/test.sh runs
+# every major on a private installation: scripts/postgres.sh --private).
+SYSTEM_PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+
+# The major version of the PostgreSQL a pg_config belongs to: 15, 18, ...
+major_of() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
+
+# This tree's version, from the extension crate's Cargo.toml.
+chronoid_version() { sed -n 's/^version = "\(.*\)"/\1/p' "$(dirname "${BASH_SOURCE[0]}")/../Cargo.toml" | head -1; }
+
+# The virtualenv with the Python tools and clients (scripts/setup.sh).
+CHRONOID_VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
+
+# Where this checkout's tests keep their private PostgreSQL installations
+# (scripts/postgres.sh --private) and cargo-pgrx configuration: outside the
+# checkout, so that the `postgres` user can reach them wherever it lies.
+test_private_dir() {
+    local checkout
+    checkout=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P | md5sum | cut -c1-12)
+    echo "${CHRONOID_TEST_PG_DIR:-/var/cache/chronoid/private/$checkout}"
+}
