@@ -1,5 +1,5 @@
-//! SQL functions of the `caloriosa` type (declared in `sql/caloriosa.sql`;
-//! its operators and operator classes in `sql/operators.sql`). The shared
+//! SQL functions of the `caloriosa` type (declared, with its operators and
+//! operator classes, in `sql/caloriosa.sql`). The shared
 //! shape of the epoch + ticker types is in `ticked.rs`; here is what only
 //! caloriosa has: base-62 text that must carry the prefix bit, and the
 //! unsigned number as numeric.

@@ -1,5 +1,5 @@
-//! SQL functions and settings of the `codokey` type (declared in
-//! `sql/codokey.sql`; its operators and operator classes in `sql/operators.sql`).
+//! SQL functions and settings of the `codokey` type (declared, with its
+//! operators and operator classes, in `sql/codokey.sql`).
 //!
 //! A codokey datum is a varlena laid out exactly like `bytea`: one byte per
 //! base-36 digit, holding the digit's value. Its order is the key's text

@@ -1,6 +1,5 @@
-//! SQL functions and settings of the `nanoflake` type (declared in
-//! `sql/nanoflake.sql`; its operators and operator classes in
-//! `sql/operators.sql`). The shared shape of the epoch + ticker types is in
+//! SQL functions and settings of the `nanoflake` type (declared, with its
+//! operators and operator classes, in `sql/nanoflake.sql`). The shared shape of the epoch + ticker types is in
 //! `ticked.rs`; here is what only nanoflake has: base-36 text, a node id and
 //! an epoch that the server's configuration sets, and reading IDs under
 //! another epoch.

@@ -1,7 +1,7 @@
 //! The one adapter shape of the epoch + ticker formats (nanoflake,
 //! caloriosa, uid60; `chronoid_formats::ticked`): an 8-byte int8 datum whose
 //! comparison, hashing and sort support are PostgreSQL's own int8 functions
-//! (`sql/operators.sql`), and SQL functions that receive, cast, generate,
+//! (declared in each type's `sql/<type>.sql`), and SQL functions that receive, cast, generate,
 //! read the time of and bound IDs. Each type says what differs
 //! (`TickedSqlType`) and names its SQL functions in one `ticked_functions!`.
 

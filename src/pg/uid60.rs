@@ -1,5 +1,5 @@
-//! SQL functions of the `uid60` type (declared in `sql/uid60.sql`; its
-//! operators and operator classes in `sql/operators.sql`). The shared shape
+//! SQL functions of the `uid60` type (declared, with its operators and
+//! operator classes, in `sql/uid60.sql`). The shared shape
 //! of the epoch + ticker types is in `ticked.rs`; here is what only uid60
 //! has: its rotated base-64 text and its field accessors.
 
