@@ -1,6 +1,6 @@
 #[pg_test]
 fn text_round_trip_through_the_type() {
-    let id = Spi::get_one::<Sql<chronoid_formats::nanoflake::Nanoflake>>("SELECT '3kgeoqm2h3'::nanoflake").unwrap().unwrap();
+    let id = Spi::get_one::<SqlDatum<chronoid_formats::nanoflake::Nanoflake>>("SELECT '3kgeoqm2h3'::nanoflake").unwrap().unwrap();
     assert_eq!(id.to_i64(), 362_387_865_620_487);
     let text = Spi::get_one::<String>("SELECT '3KGEOQM2H3'::nanoflake::text").unwrap().unwrap();
     assert_eq!(text, "3kgeoqm2h3");

@@ -1,6 +1,6 @@
 #[pg_test]
 fn scru160_round_trips_through_the_type() {
-    let id = Spi::get_one::<Sql<chronoid_formats::scru160::Scru160>>(
+    let id = Spi::get_one::<SqlDatum<chronoid_formats::scru160::Scru160>>(
         "SELECT '017c083c130732153679e83c4fc65664e6a964a1'::scru160",
     )
     .unwrap()

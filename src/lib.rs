@@ -50,7 +50,7 @@ pub extern "C-unwind" fn _PG_init() {
 #[cfg(any(test, feature = "pg_test"))]
 #[pgrx::pg_schema]
 mod tests {
-    use crate::pg::Sql;
+    use crate::pg::SqlDatum;
     use pgrx::prelude::*;
 
     include!("../pgrx-tests/nanoflake.rs");

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::ticked::TickedId;
+use super::counter_id::CounterId;
 use super::ticker::WrappingTicker;
 
 /// 2017-01-01T00:00:00Z in unix milliseconds.
@@ -119,11 +119,11 @@ impl Caloriosa {
 
 /// Generated with [`EPOCH_UNIX_MS`]: the ticker's sequence is the increment,
 /// the third field the random bits.
-impl TickedId for Caloriosa {
+impl CounterId for Caloriosa {
     type Ticker = CaloriosaTicker;
     const MAX_TIMESTAMP: u64 = MAX_TIMESTAMP;
     const MAX_SEQUENCE: u16 = MAX_INCREMENT;
-    const MAX_OTHER: u16 = MAX_RANDOM;
+    const MAX_NODE_OR_RANDOM: u16 = MAX_RANDOM;
 
     fn from_fields(ms_since_epoch: u64, sequence: u16, random: u16) -> Option<Self> {
         Self::from_parts(ms_since_epoch, random, sequence)
@@ -154,7 +154,7 @@ impl fmt::Debug for Caloriosa {
 mod tests {
     use super::*;
     use crate::clock::FakeClock;
-    use crate::ticked::GenerateError;
+    use crate::counter_id::GenerateError;
     use rand::{Rng, SeedableRng};
 
     #[derive(serde::Deserialize)]

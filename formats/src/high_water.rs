@@ -6,7 +6,7 @@
 //! would then hand out pairs a previous run already gave. So no pair is
 //! handed out unless its millisecond lies below a mark that has been made
 //! durable first, and every run resumes its ticker above the last durable
-//! mark ([`crate::ticked::TickSource::resume_above`]).
+//! mark ([`crate::counter_id::TickSource::resume_above`]).
 //!
 //! Moving the mark is expensive (the database flushes WAL and writes a
 //! file), so it moves ahead by a window, once per window rather than once
@@ -39,7 +39,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::clock::Clock;
-use super::ticked::TickSource;
+use super::counter_id::TickSource;
 use super::ticker::{ClockBehind, Tick};
 
 /// How far ahead of a pair's millisecond the mark moves when that pair is

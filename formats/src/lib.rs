@@ -24,7 +24,7 @@
 //! ```
 //!
 //! Generators take the clock, the random bits and the node id as inputs
-//! (see [`ticked`] and [`scru160::Generator`]); [`clock::SystemClock`] is
+//! (see [`counter_id`] and [`scru160::Generator`]); [`clock::SystemClock`] is
 //! the operating system's clock.
 //!
 //! [`wire`] gives each type's binary and text forms as clients see them.
@@ -38,13 +38,13 @@ pub mod caloriosa;
 mod clients;
 pub mod clock;
 pub mod codokey;
+pub mod counter_id;
 #[cfg(test)]
 mod fuzz;
 pub mod generator_stats;
 pub mod high_water;
 pub mod nanoflake;
 pub mod scru160;
-pub mod ticked;
 pub mod ticker;
 pub mod time;
 pub mod uid60;

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::base36::{self, Base36Error};
-use super::ticked::TickedId;
+use super::counter_id::CounterId;
 use super::ticker::Ticker;
 
 pub const TIMESTAMP_BITS: u32 = 41;
@@ -95,11 +95,11 @@ impl Nanoflake {
 
 /// Generated under a configurable epoch (the server's); the third field is
 /// the generator (node) id, which callers sharing no ticker must keep apart.
-impl TickedId for Nanoflake {
+impl CounterId for Nanoflake {
     type Ticker = NanoflakeTicker;
     const MAX_TIMESTAMP: u64 = MAX_TIMESTAMP;
     const MAX_SEQUENCE: u16 = MAX_SEQUENCE;
-    const MAX_OTHER: u16 = MAX_GENERATOR;
+    const MAX_NODE_OR_RANDOM: u16 = MAX_GENERATOR;
 
     fn from_fields(ms_since_epoch: u64, sequence: u16, generator: u16) -> Option<Self> {
         Self::from_parts(ms_since_epoch, generator, sequence)
@@ -130,7 +130,7 @@ impl fmt::Debug for Nanoflake {
 mod tests {
     use super::*;
     use crate::clock::FakeClock;
-    use crate::ticked::GenerateError;
+    use crate::counter_id::GenerateError;
     use rand::{Rng, SeedableRng};
 
     #[test]

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use super::ticked::TickedId;
+use super::counter_id::CounterId;
 use super::ticker::Ticker;
 
 /// 2018-03-01T00:00:00Z in unix milliseconds.
@@ -122,11 +122,11 @@ impl Uid60 {
 }
 
 /// Generated with [`EPOCH_UNIX_MS`]: the ticker's sequence, then random bits.
-impl TickedId for Uid60 {
+impl CounterId for Uid60 {
     type Ticker = Uid60Ticker;
     const MAX_TIMESTAMP: u64 = MAX_TIMESTAMP;
     const MAX_SEQUENCE: u16 = MAX_SEQUENCE;
-    const MAX_OTHER: u16 = MAX_RANDOM;
+    const MAX_NODE_OR_RANDOM: u16 = MAX_RANDOM;
 
     fn from_fields(ms_since_epoch: u64, sequence: u16, random: u16) -> Option<Self> {
         Self::from_parts(ms_since_epoch, sequence, random)

@@ -1,6 +1,6 @@
 //! SQL functions of the `caloriosa` type (declared, with its operators and
 //! operator classes, in `sql/caloriosa.sql`). The shared
-//! shape of the epoch + ticker types is in `ticked.rs`; here is what only
+//! shape of the epoch + ticker types is in `counter_id.rs`; here is what only
 //! caloriosa has: base-62 text that must carry the prefix bit, and the
 //! unsigned number as numeric.
 
@@ -8,10 +8,10 @@ use pgrx::datum::AnyNumeric;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::ticked::{ticked_functions, TickedSqlType};
-use super::{error_with_hint, invalid_text_bytes, shmem, Sql};
+use super::counter_id::{counter_id_functions, CounterIdSqlType};
+use super::{error_with_hint, invalid_text_bytes, shmem, SqlDatum};
 use chronoid_formats::caloriosa::{Caloriosa, CaloriosaTicker, ParseError, EPOCH_UNIX_MS};
-use chronoid_formats::ticked::TickedId;
+use chronoid_formats::counter_id::CounterId;
 
 super::by_value_8_byte_type!(
     Caloriosa, "caloriosa",
@@ -19,7 +19,7 @@ super::by_value_8_byte_type!(
     from_bits: Caloriosa::from_stored
 );
 
-impl TickedSqlType for Caloriosa {
+impl CounterIdSqlType for Caloriosa {
     const NAME: &'static str = "caloriosa";
 
     fn ticker() -> &'static CaloriosaTicker {
@@ -29,8 +29,8 @@ impl TickedSqlType for Caloriosa {
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }
-    fn other_field() -> u16 {
-        super::random::random_u16() & Self::MAX_OTHER
+    fn node_or_random() -> u16 {
+        super::random::random_u16() & Self::MAX_NODE_OR_RANDOM
     }
     fn unix_ms(self, _epoch: i64) -> i64 {
         Caloriosa::unix_ms(self)
@@ -52,7 +52,7 @@ impl TickedSqlType for Caloriosa {
     }
 }
 
-ticked_functions!(Caloriosa {
+counter_id_functions!(Caloriosa {
     recv: caloriosa_recv,
     from_bigint: caloriosa_from_bigint,
     from_integer: caloriosa_from_integer,
@@ -100,16 +100,16 @@ fn print_text(stored: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
 
 /// The unsigned 64-bit number the seed calls the snowflake.
 #[pg_extern(sql = false)]
-fn caloriosa_to_numeric(name: Sql<Caloriosa>) -> AnyNumeric {
+fn caloriosa_to_numeric(name: SqlDatum<Caloriosa>) -> AnyNumeric {
     AnyNumeric::from(name.to_u64())
 }
 
 #[pg_extern(sql = false)]
-fn caloriosa_random(name: Sql<Caloriosa>) -> i32 {
+fn caloriosa_random(name: SqlDatum<Caloriosa>) -> i32 {
     i32::from(name.random())
 }
 
 #[pg_extern(sql = false)]
-fn caloriosa_increment(name: Sql<Caloriosa>) -> i32 {
+fn caloriosa_increment(name: SqlDatum<Caloriosa>) -> i32 {
     i32::from(name.increment())
 }

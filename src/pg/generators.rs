@@ -9,13 +9,13 @@ use pgrx::datum::TimestampWithTimeZone;
 use pgrx::prelude::*;
 
 use chronoid_formats::caloriosa::Caloriosa;
+use chronoid_formats::counter_id::TickSource;
 use chronoid_formats::nanoflake::Nanoflake;
-use chronoid_formats::ticked::TickSource;
 use chronoid_formats::uid60::Uid60;
 
+use super::counter_id::CounterIdSqlType;
 use super::high_water::Generator;
 use super::shmem;
-use super::ticked::TickedSqlType;
 
 /// IDs this backend handed out and has not yet added to the shared
 /// `minted` counters: one plain increment per ID, added at the end of each
@@ -76,7 +76,7 @@ type Row = (
     TimestampWithTimeZone,
 );
 
-fn row<T: TickedSqlType>() -> Row {
+fn row<T: CounterIdSqlType>() -> Row {
     let stats = T::GENERATOR.stats().snapshot();
     // Before its first ID since start a ticker only holds the millisecond
     // it resumed above: nothing issued yet.

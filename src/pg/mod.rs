@@ -1,10 +1,11 @@
 //! The SQL face of the formats crate (`chronoid_formats`): one thin adapter
 //! per type, plus what they share: datum plumbing and error reports (here),
-//! the epoch + ticker adapter (`ticked`), C declarations (`ffi`), fast fmgr
+//! the epoch + ticker adapter (`counter_id`), C declarations (`ffi`), fast fmgr
 //! functions (`fmgr`), setting helpers (`guc`), shared memory and the RNG.
 
 pub mod caloriosa;
 pub mod codokey;
+pub mod counter_id;
 pub mod ffi;
 pub mod fmgr;
 pub mod generators;
@@ -14,7 +15,6 @@ pub mod nanoflake;
 pub mod random;
 pub mod scru160;
 pub mod shmem;
-pub mod ticked;
 pub mod uid60;
 
 use pgrx::datum::TimestampWithTimeZone;
@@ -30,9 +30,9 @@ use chronoid_formats::time::{pg_usec_to_unix_ms, unix_ms_to_pg_usec};
 /// macros below); it dereferences to the value.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 #[repr(transparent)]
-pub struct Sql<T>(pub T);
+pub struct SqlDatum<T>(pub T);
 
-impl<T> std::ops::Deref for Sql<T> {
+impl<T> std::ops::Deref for SqlDatum<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
@@ -76,18 +76,18 @@ pub(crate) use datum_abi;
 /// these impls only move the 64 bits in and out).
 macro_rules! by_value_8_byte_type {
     ($ty:ty, $sql:literal, to_bits: $to:expr, from_bits: $from:expr) => {
-        impl ::pgrx::datum::FromDatum for $crate::pg::Sql<$ty> {
+        impl ::pgrx::datum::FromDatum for $crate::pg::SqlDatum<$ty> {
             unsafe fn from_polymorphic_datum(
                 datum: ::pgrx::pg_sys::Datum,
                 is_null: bool,
                 _typoid: ::pgrx::pg_sys::Oid,
             ) -> Option<Self> {
                 let from: fn(i64) -> $ty = $from;
-                (!is_null).then(|| $crate::pg::Sql(from(datum.value() as i64)))
+                (!is_null).then(|| $crate::pg::SqlDatum(from(datum.value() as i64)))
             }
         }
 
-        impl ::pgrx::datum::IntoDatum for $crate::pg::Sql<$ty> {
+        impl ::pgrx::datum::IntoDatum for $crate::pg::SqlDatum<$ty> {
             fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
                 let to: fn($ty) -> i64 = $to;
                 Some(::pgrx::pg_sys::Datum::from(to(self.0)))
@@ -97,7 +97,7 @@ macro_rules! by_value_8_byte_type {
             }
         }
 
-        $crate::pg::datum_abi!($crate::pg::Sql<$ty>, $sql);
+        $crate::pg::datum_abi!($crate::pg::SqlDatum<$ty>, $sql);
     };
 }
 pub(crate) use by_value_8_byte_type;
@@ -106,7 +106,7 @@ pub(crate) use by_value_8_byte_type;
 /// datum points to `$len` bytes, which a returned value gets in palloc'd memory.
 macro_rules! by_reference_fixed_type {
     ($ty:ty, $sql:literal, $len:expr, to_bytes: $to:expr, from_bytes: $from:expr) => {
-        impl ::pgrx::datum::FromDatum for $crate::pg::Sql<$ty> {
+        impl ::pgrx::datum::FromDatum for $crate::pg::SqlDatum<$ty> {
             unsafe fn from_polymorphic_datum(
                 datum: ::pgrx::pg_sys::Datum,
                 is_null: bool,
@@ -115,14 +115,14 @@ macro_rules! by_reference_fixed_type {
                 let from: fn([u8; $len]) -> $ty = $from;
                 // SAFETY: a non-null datum of the type points to its $len bytes.
                 (!is_null).then(|| {
-                    $crate::pg::Sql(from(*unsafe {
+                    $crate::pg::SqlDatum(from(*unsafe {
                         $crate::pg::fmgr::fixed_bytes::<$len>(datum)
                     }))
                 })
             }
         }
 
-        impl ::pgrx::datum::IntoDatum for $crate::pg::Sql<$ty> {
+        impl ::pgrx::datum::IntoDatum for $crate::pg::SqlDatum<$ty> {
             fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
                 let to: fn(&$ty) -> &[u8; $len] = $to;
                 // SAFETY: palloc returns $len writable bytes (or raises an
@@ -138,7 +138,7 @@ macro_rules! by_reference_fixed_type {
             }
         }
 
-        $crate::pg::datum_abi!($crate::pg::Sql<$ty>, $sql);
+        $crate::pg::datum_abi!($crate::pg::SqlDatum<$ty>, $sql);
     };
 }
 pub(crate) use by_reference_fixed_type;

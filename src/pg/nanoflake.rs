@@ -1,6 +1,6 @@
 //! SQL functions and settings of the `nanoflake` type (declared, with its
 //! operators and operator classes, in `sql/nanoflake.sql`). The shared shape of the epoch + ticker types is in
-//! `ticked.rs`; here is what only nanoflake has: base-36 text, a node id and
+//! `counter_id.rs`; here is what only nanoflake has: base-36 text, a node id and
 //! an epoch that the server's configuration sets, and reading IDs under
 //! another epoch.
 
@@ -9,15 +9,15 @@ use pgrx::pg_sys::GucContext;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
+use super::counter_id::{self, counter_id_functions, CounterIdSqlType};
 use super::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
-use super::ticked::{self, ticked_functions, TickedSqlType};
-use super::{error, invalid_text_bytes, shmem, text_out_of_range_bytes, BackendClock, Sql};
+use super::{error, invalid_text_bytes, shmem, text_out_of_range_bytes, BackendClock, SqlDatum};
 use chronoid_formats::base36;
 use chronoid_formats::clock::Clock;
+use chronoid_formats::counter_id::GenerateError;
 use chronoid_formats::nanoflake::{
     Nanoflake, NanoflakeTicker, ParseError, DEFAULT_EPOCH_UNIX_MS, MAX_GENERATOR, MAX_TIMESTAMP,
 };
-use chronoid_formats::ticked::GenerateError;
 use chronoid_formats::time::{format_utc_instant, parse_utc_instant};
 
 super::by_value_8_byte_type!(
@@ -89,7 +89,7 @@ fn define_settings(startup: Startup) {
     );
 }
 
-impl TickedSqlType for Nanoflake {
+impl CounterIdSqlType for Nanoflake {
     const NAME: &'static str = "nanoflake";
 
     fn ticker() -> &'static NanoflakeTicker {
@@ -99,12 +99,12 @@ impl TickedSqlType for Nanoflake {
     fn epoch_unix_ms() -> i64 {
         EPOCH.get()
     }
-    fn other_field() -> u16 {
+    fn node_or_random() -> u16 {
         // The GUC's range is 0..=1023.
         NODE_ID.get() as u16
     }
     fn node_id() -> Option<u16> {
-        Some(Self::other_field())
+        Some(Self::node_or_random())
     }
     fn unix_ms(self, epoch_unix_ms: i64) -> i64 {
         Nanoflake::unix_ms(self, epoch_unix_ms)
@@ -151,14 +151,14 @@ impl TickedSqlType for Nanoflake {
             GenerateError::ClockBehind(behind) => super::clock_behind(
                 Self::NAME,
                 behind,
-                chronoid_formats::ticked::MAX_CLOCK_WAIT_MS,
+                chronoid_formats::counter_id::MAX_CLOCK_WAIT_MS,
                 Self::GENERATOR.mark().get(),
             ),
         }
     }
 }
 
-ticked_functions!(Nanoflake {
+counter_id_functions!(Nanoflake {
     recv: nanoflake_recv,
     from_bigint: nanoflake_from_bigint,
     from_integer: nanoflake_from_integer,
@@ -196,12 +196,12 @@ fn print_text(id: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
 }
 
 #[pg_extern(sql = false)]
-fn nanoflake_generator(id: Sql<Nanoflake>) -> i32 {
+fn nanoflake_generator(id: SqlDatum<Nanoflake>) -> i32 {
     i32::from(id.generator())
 }
 
 #[pg_extern(sql = false)]
-fn nanoflake_sequence(id: Sql<Nanoflake>) -> i32 {
+fn nanoflake_sequence(id: SqlDatum<Nanoflake>) -> i32 {
     i32::from(id.sequence())
 }
 
@@ -215,24 +215,24 @@ fn epoch_arg(epoch: TimestampWithTimeZone) -> i64 {
 
 #[pg_extern(sql = false)]
 fn nanoflake_timestamp_at_epoch(
-    id: Sql<Nanoflake>,
+    id: SqlDatum<Nanoflake>,
     epoch: TimestampWithTimeZone,
 ) -> TimestampWithTimeZone {
-    ticked::timestamp(id.0, epoch_arg(epoch))
+    counter_id::timestamp(id.0, epoch_arg(epoch))
 }
 
 #[pg_extern(sql = false)]
 fn nanoflake_floor_at_epoch(
     ts: TimestampWithTimeZone,
     epoch: TimestampWithTimeZone,
-) -> Sql<Nanoflake> {
-    Sql(ticked::bounds(ts, epoch_arg(epoch)).0)
+) -> SqlDatum<Nanoflake> {
+    SqlDatum(counter_id::bounds(ts, epoch_arg(epoch)).0)
 }
 
 #[pg_extern(sql = false)]
 fn nanoflake_ceil_at_epoch(
     ts: TimestampWithTimeZone,
     epoch: TimestampWithTimeZone,
-) -> Sql<Nanoflake> {
-    Sql(ticked::bounds(ts, epoch_arg(epoch)).1)
+) -> SqlDatum<Nanoflake> {
+    SqlDatum(counter_id::bounds(ts, epoch_arg(epoch)).1)
 }

@@ -5,7 +5,7 @@ use pgrx::datum::{AnyNumeric, Internal, TimestampWithTimeZone};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::{error, invalid_text_bytes, BackendClock, BackendLocal, Sql};
+use super::{error, invalid_text_bytes, BackendClock, BackendLocal, SqlDatum};
 use chronoid_formats::clock::Clock;
 use chronoid_formats::scru160::{
     self, GenerateError, Generator, InstantGenerator, InstantOutOfRange, Notice, Scru160, LEN,
@@ -40,17 +40,17 @@ fn print_text(id: [u8; LEN], out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
 }
 
 #[pg_extern(sql = false)]
-fn scru160_recv(buf: Internal) -> Sql<Scru160> {
-    Sql(Scru160::from_bytes(super::ffi::recv_array::<LEN>(buf)))
+fn scru160_recv(buf: Internal) -> SqlDatum<Scru160> {
+    SqlDatum(Scru160::from_bytes(super::ffi::recv_array::<LEN>(buf)))
 }
 
 #[pg_extern(sql = false)]
-fn scru160_send(id: Sql<Scru160>) -> Vec<u8> {
+fn scru160_send(id: SqlDatum<Scru160>) -> Vec<u8> {
     id.as_bytes().to_vec()
 }
 
 #[pg_extern(sql = false)]
-fn scru160_from_bytea(bytes: &[u8]) -> Sql<Scru160> {
+fn scru160_from_bytea(bytes: &[u8]) -> SqlDatum<Scru160> {
     let bytes: [u8; LEN] = bytes.try_into().unwrap_or_else(|_| {
         error(
             PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
@@ -60,36 +60,36 @@ fn scru160_from_bytea(bytes: &[u8]) -> Sql<Scru160> {
             ),
         )
     });
-    Sql(Scru160::from_bytes(bytes))
+    SqlDatum(Scru160::from_bytes(bytes))
 }
 
 #[pg_extern(sql = false)]
-fn scru160_to_bytea(id: Sql<Scru160>) -> Vec<u8> {
+fn scru160_to_bytea(id: SqlDatum<Scru160>) -> Vec<u8> {
     id.as_bytes().to_vec()
 }
 
 #[pg_extern(sql = false)]
-fn scru160_to_hex(id: Sql<Scru160>) -> String {
+fn scru160_to_hex(id: SqlDatum<Scru160>) -> String {
     String::from_utf8(id.encode_hex().to_vec()).expect("ASCII")
 }
 
 #[pg_extern(sql = false)]
-fn scru160_timestamp(id: Sql<Scru160>) -> TimestampWithTimeZone {
+fn scru160_timestamp(id: SqlDatum<Scru160>) -> TimestampWithTimeZone {
     super::unix_ms_timestamptz(id.timestamp() as i64)
 }
 
 #[pg_extern(sql = false)]
-fn scru160_counter(id: Sql<Scru160>) -> i32 {
+fn scru160_counter(id: SqlDatum<Scru160>) -> i32 {
     i32::from(id.counter())
 }
 
 #[pg_extern(sql = false)]
-fn scru160_random16(id: Sql<Scru160>) -> i32 {
+fn scru160_random16(id: SqlDatum<Scru160>) -> i32 {
     i32::from(id.random16())
 }
 
 #[pg_extern(sql = false)]
-fn scru160_random80(id: Sql<Scru160>) -> AnyNumeric {
+fn scru160_random80(id: SqlDatum<Scru160>) -> AnyNumeric {
     AnyNumeric::from(id.random80())
 }
 
@@ -109,13 +109,13 @@ fn bounds(ts: TimestampWithTimeZone) -> (Scru160, Scru160) {
 }
 
 #[pg_extern(sql = false)]
-fn scru160_floor(ts: TimestampWithTimeZone) -> Sql<Scru160> {
-    Sql(bounds(ts).0)
+fn scru160_floor(ts: TimestampWithTimeZone) -> SqlDatum<Scru160> {
+    SqlDatum(bounds(ts).0)
 }
 
 #[pg_extern(sql = false)]
-fn scru160_ceil(ts: TimestampWithTimeZone) -> Sql<Scru160> {
-    Sql(bounds(ts).1)
+fn scru160_ceil(ts: TimestampWithTimeZone) -> SqlDatum<Scru160> {
+    SqlDatum(bounds(ts).1)
 }
 
 static GENERATOR: BackendLocal<Generator> = BackendLocal::new();
@@ -177,13 +177,13 @@ static INSTANT_GENERATOR: BackendLocal<InstantGenerator> = BackendLocal::new();
 /// random bits like any scru160 (see `InstantGenerator`); the clock-driven
 /// generator's state is untouched, so live IDs keep their order.
 #[pg_extern(sql = false)]
-fn gen_scru160_at(ts: TimestampWithTimeZone) -> Sql<Scru160> {
+fn gen_scru160_at(ts: TimestampWithTimeZone) -> SqlDatum<Scru160> {
     let ms = super::timestamptz_unix_ms(ts, TYPE);
     let ms = u64::try_from(ms).unwrap_or(0);
     let result = INSTANT_GENERATOR.with(InstantGenerator::new, |g| {
         super::random::with_rng(|rng| g.generate_at(ms, rng))
     });
-    Sql(result.unwrap_or_else(|InstantOutOfRange { .. }| {
+    SqlDatum(result.unwrap_or_else(|InstantOutOfRange { .. }| {
         error(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
             format!(

@@ -1,13 +1,13 @@
 //! SQL functions of the `uid60` type (declared, with its operators and
 //! operator classes, in `sql/uid60.sql`). The shared shape
-//! of the epoch + ticker types is in `ticked.rs`; here is what only uid60
+//! of the epoch + ticker types is in `counter_id.rs`; here is what only uid60
 //! has: its rotated base-64 text and its field accessors.
 
 use pgrx::prelude::*;
 
-use super::ticked::{ticked_functions, TickedSqlType};
-use super::{invalid_text_bytes, shmem, Sql};
-use chronoid_formats::ticked::TickedId;
+use super::counter_id::{counter_id_functions, CounterIdSqlType};
+use super::{invalid_text_bytes, shmem, SqlDatum};
+use chronoid_formats::counter_id::CounterId;
 use chronoid_formats::uid60::{Uid60, Uid60Ticker, EPOCH_UNIX_MS};
 
 super::by_value_8_byte_type!(
@@ -16,7 +16,7 @@ super::by_value_8_byte_type!(
     from_bits: Uid60::from_stored
 );
 
-impl TickedSqlType for Uid60 {
+impl CounterIdSqlType for Uid60 {
     const NAME: &'static str = "uid60";
 
     fn ticker() -> &'static Uid60Ticker {
@@ -26,8 +26,8 @@ impl TickedSqlType for Uid60 {
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }
-    fn other_field() -> u16 {
-        super::random::random_u16() & Self::MAX_OTHER
+    fn node_or_random() -> u16 {
+        super::random::random_u16() & Self::MAX_NODE_OR_RANDOM
     }
     fn unix_ms(self, _epoch: i64) -> i64 {
         Uid60::unix_ms(self)
@@ -46,7 +46,7 @@ impl TickedSqlType for Uid60 {
     }
 }
 
-ticked_functions!(Uid60 {
+counter_id_functions!(Uid60 {
     recv: uid60_recv,
     from_bigint: uid60_from_bigint,
     from_integer: uid60_from_integer,
@@ -79,11 +79,11 @@ fn print_text(stored: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
 }
 
 #[pg_extern(sql = false)]
-fn uid60_sequence(id: Sql<Uid60>) -> i32 {
+fn uid60_sequence(id: SqlDatum<Uid60>) -> i32 {
     i32::from(id.sequence())
 }
 
 #[pg_extern(sql = false)]
-fn uid60_random(id: Sql<Uid60>) -> i32 {
+fn uid60_random(id: SqlDatum<Uid60>) -> i32 {
     i32::from(id.random())
 }

@@ -34,8 +34,8 @@ generate() {
     fi
 }
 
-# ticked TYPE COUNTER_FUNCTION PER_MS: the checks of a ticker-backed type.
-ticked() {
+# counter_id TYPE COUNTER_FUNCTION PER_MS: the checks of a ticker-backed type.
+counter_id() {
     local type=$1 counter=$2 per_ms=$3 table=${1}_concurrent
     is "$(sql "SELECT count(DISTINCT (${type}_timestamp(id), $counter(id))) FROM $table")" "$TOTAL" \
         "$table: no (millisecond, counter) pair repeats across backends"
@@ -47,13 +47,13 @@ ticked() {
 generate nanoflake yes
 is "$(sql "SELECT count(DISTINCT nanoflake_generator(id)) FROM nanoflake_concurrent")" "1" \
     "nanoflake_concurrent: all share one node id"
-ticked nanoflake nanoflake_sequence 4096
+counter_id nanoflake nanoflake_sequence 4096
 
 generate uid60 yes
-ticked uid60 uid60_sequence 512
+counter_id uid60 uid60_sequence 512
 
 generate caloriosa no
-ticked caloriosa caloriosa_increment 1024
+counter_id caloriosa caloriosa_increment 1024
 
 generate scru160 yes
 # Each backend's first ID: eight different random parts; and no 80-bit

@@ -1,14 +1,14 @@
 //! The one adapter shape of the epoch + ticker formats (nanoflake,
-//! caloriosa, uid60; `chronoid_formats::ticked`): an 8-byte int8 datum whose
+//! caloriosa, uid60; `chronoid_formats::counter_id`): an 8-byte int8 datum whose
 //! comparison, hashing and sort support are PostgreSQL's own int8 functions
 //! (declared in each type's `sql/<type>.sql`), and SQL functions that receive, cast, generate,
 //! read the time of and bound IDs. Each type says what differs
-//! (`TickedSqlType`) and names its SQL functions in one `ticked_functions!`.
+//! (`CounterIdSqlType`) and names its SQL functions in one `counter_id_functions!`.
 
 use pgrx::datum::{Internal, TimestampWithTimeZone};
 use pgrx::PgSqlErrorCode;
 
-use chronoid_formats::ticked::{GenerateError, TickedId, MAX_CLOCK_WAIT_MS};
+use chronoid_formats::counter_id::{CounterId, GenerateError, MAX_CLOCK_WAIT_MS};
 
 use super::high_water::{self, Generator};
 use super::{error, shmem, BackendClock};
@@ -16,7 +16,7 @@ use chronoid_formats::generator_stats::Observed;
 use chronoid_formats::high_water::Covered;
 
 /// What differs between the epoch + ticker types in SQL.
-pub trait TickedSqlType: TickedId + 'static {
+pub trait CounterIdSqlType: CounterId + 'static {
     /// The SQL type name, for messages.
     const NAME: &'static str;
 
@@ -27,7 +27,7 @@ pub trait TickedSqlType: TickedId + 'static {
     /// The epoch the session reads and makes IDs under.
     fn epoch_unix_ms() -> i64;
     /// The third field of a new ID: the node id, or random bits.
-    fn other_field() -> u16;
+    fn node_or_random() -> u16;
     /// The node id new IDs carry, for formats that carry one.
     fn node_id() -> Option<u16> {
         None
@@ -64,7 +64,7 @@ pub trait TickedSqlType: TickedId + 'static {
     }
 }
 
-pub fn recv<T: TickedSqlType>(buf: Internal) -> T {
+pub fn recv<T: CounterIdSqlType>(buf: Internal) -> T {
     let bits = super::ffi::recv_i64(buf);
     T::from_bits(bits).unwrap_or_else(|| {
         error(
@@ -74,7 +74,7 @@ pub fn recv<T: TickedSqlType>(buf: Internal) -> T {
     })
 }
 
-pub fn from_bigint<T: TickedSqlType>(value: i64) -> T {
+pub fn from_bigint<T: CounterIdSqlType>(value: i64) -> T {
     T::from_bits(value).unwrap_or_else(|| {
         error(
             PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
@@ -83,7 +83,7 @@ pub fn from_bigint<T: TickedSqlType>(value: i64) -> T {
     })
 }
 
-pub fn generate<T: TickedSqlType>(function: &str) -> T {
+pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     shmem::require_preloaded(function);
     refuse_during_recovery(function);
     let covered = Covered {
@@ -93,7 +93,7 @@ pub fn generate<T: TickedSqlType>(function: &str) -> T {
     };
     let epoch = T::epoch_unix_ms();
     let mut clock = Observed::new(BackendClock);
-    let result = T::generate(&covered, &mut clock, epoch, T::other_field());
+    let result = T::generate(&covered, &mut clock, epoch, T::node_or_random());
     let stats = T::GENERATOR.stats();
     match result {
         Ok(id) => {
@@ -134,12 +134,12 @@ fn refuse_during_recovery(function: &str) {
     }
 }
 
-pub fn timestamp<T: TickedSqlType>(id: T, epoch_unix_ms: i64) -> TimestampWithTimeZone {
+pub fn timestamp<T: CounterIdSqlType>(id: T, epoch_unix_ms: i64) -> TimestampWithTimeZone {
     super::unix_ms_timestamptz(id.unix_ms(epoch_unix_ms))
 }
 
 /// The first and last IDs of the millisecond `ts` falls in, under an epoch.
-pub fn bounds<T: TickedSqlType>(ts: TimestampWithTimeZone, epoch_unix_ms: i64) -> (T, T) {
+pub fn bounds<T: CounterIdSqlType>(ts: TimestampWithTimeZone, epoch_unix_ms: i64) -> (T, T) {
     let ms = super::timestamptz_unix_ms(ts, T::NAME);
     T::bounds_of_unix_ms(ms, epoch_unix_ms).unwrap_or_else(|| {
         super::timestamp_out_of_range(T::NAME, ts, &T::time_range(epoch_unix_ms))
@@ -148,7 +148,7 @@ pub fn bounds<T: TickedSqlType>(ts: TimestampWithTimeZone, epoch_unix_ms: i64) -
 
 /// The SQL functions every epoch + ticker type has, under the names its SQL
 /// declares (`<name>_wrapper` is the C symbol).
-macro_rules! ticked_functions {
+macro_rules! counter_id_functions {
     ($ty:ty {
         recv: $recv:ident,
         from_bigint: $from_bigint:ident,
@@ -160,52 +160,56 @@ macro_rules! ticked_functions {
         ceil: $ceil:ident $(,)?
     }) => {
         #[::pgrx::pg_extern(sql = false)]
-        fn $recv(buf: ::pgrx::datum::Internal) -> $crate::pg::Sql<$ty> {
-            $crate::pg::Sql($crate::pg::ticked::recv(buf))
+        fn $recv(buf: ::pgrx::datum::Internal) -> $crate::pg::SqlDatum<$ty> {
+            $crate::pg::SqlDatum($crate::pg::counter_id::recv(buf))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $from_bigint(value: i64) -> $crate::pg::Sql<$ty> {
-            $crate::pg::Sql($crate::pg::ticked::from_bigint(value))
+        fn $from_bigint(value: i64) -> $crate::pg::SqlDatum<$ty> {
+            $crate::pg::SqlDatum($crate::pg::counter_id::from_bigint(value))
         }
 
         // From the narrower integers as from bigint, so that every 64-bit
         // type casts from every integer type alike.
         #[::pgrx::pg_extern(sql = false)]
-        fn $from_integer(value: i32) -> $crate::pg::Sql<$ty> {
-            $crate::pg::Sql($crate::pg::ticked::from_bigint(i64::from(value)))
+        fn $from_integer(value: i32) -> $crate::pg::SqlDatum<$ty> {
+            $crate::pg::SqlDatum($crate::pg::counter_id::from_bigint(i64::from(value)))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $from_smallint(value: i16) -> $crate::pg::Sql<$ty> {
-            $crate::pg::Sql($crate::pg::ticked::from_bigint(i64::from(value)))
+        fn $from_smallint(value: i16) -> $crate::pg::SqlDatum<$ty> {
+            $crate::pg::SqlDatum($crate::pg::counter_id::from_bigint(i64::from(value)))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $generate() -> $crate::pg::Sql<$ty> {
-            $crate::pg::Sql($crate::pg::ticked::generate(concat!(
+        fn $generate() -> $crate::pg::SqlDatum<$ty> {
+            $crate::pg::SqlDatum($crate::pg::counter_id::generate(concat!(
                 stringify!($generate),
                 "()"
             )))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $timestamp(id: $crate::pg::Sql<$ty>) -> ::pgrx::datum::TimestampWithTimeZone {
-            use $crate::pg::ticked::TickedSqlType;
-            $crate::pg::ticked::timestamp(id.0, <$ty>::epoch_unix_ms())
+        fn $timestamp(id: $crate::pg::SqlDatum<$ty>) -> ::pgrx::datum::TimestampWithTimeZone {
+            use $crate::pg::counter_id::CounterIdSqlType;
+            $crate::pg::counter_id::timestamp(id.0, <$ty>::epoch_unix_ms())
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $floor(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::Sql<$ty> {
-            use $crate::pg::ticked::TickedSqlType;
-            $crate::pg::Sql($crate::pg::ticked::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).0)
+        fn $floor(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::SqlDatum<$ty> {
+            use $crate::pg::counter_id::CounterIdSqlType;
+            $crate::pg::SqlDatum(
+                $crate::pg::counter_id::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).0,
+            )
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $ceil(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::Sql<$ty> {
-            use $crate::pg::ticked::TickedSqlType;
-            $crate::pg::Sql($crate::pg::ticked::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).1)
+        fn $ceil(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::SqlDatum<$ty> {
+            use $crate::pg::counter_id::CounterIdSqlType;
+            $crate::pg::SqlDatum(
+                $crate::pg::counter_id::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).1,
+            )
         }
     };
 }
-pub(crate) use ticked_functions;
+pub(crate) use counter_id_functions;

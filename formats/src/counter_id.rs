@@ -8,14 +8,14 @@
 //! ```
 //! use chronoid_formats::caloriosa::{Caloriosa, CaloriosaTicker, EPOCH_UNIX_MS};
 //! use chronoid_formats::clock::SystemClock;
-//! use chronoid_formats::ticked::TickedId;
+//! use chronoid_formats::counter_id::CounterId;
 //!
 //! // One ticker per set of generators that must not repeat each other.
 //! let ticker = CaloriosaTicker::new();
 //! let name = Caloriosa::generate(&ticker, &mut SystemClock, EPOCH_UNIX_MS, 0x2a)?;
 //! let (first, last) = Caloriosa::bounds_of_unix_ms(name.unix_ms(), EPOCH_UNIX_MS).unwrap();
 //! assert!(first <= name && name <= last);
-//! # Ok::<(), chronoid_formats::ticked::GenerateError>(())
+//! # Ok::<(), chronoid_formats::counter_id::GenerateError>(())
 //! ```
 
 use super::clock::Clock;
@@ -79,7 +79,7 @@ pub enum GenerateError {
 
 /// A format of the shape above. Implementors give the layout; the provided
 /// methods generate and bound.
-pub trait TickedId: Copy + Ord {
+pub trait CounterId: Copy + Ord {
     /// The ticker every generator of this format shares.
     type Ticker: TickSource;
     /// The largest number of milliseconds since the epoch.
@@ -87,26 +87,26 @@ pub trait TickedId: Copy + Ord {
     /// The largest sequence the ticker hands out.
     const MAX_SEQUENCE: u16;
     /// The largest value of the node-id or random field.
-    const MAX_OTHER: u16;
+    const MAX_NODE_OR_RANDOM: u16;
 
     /// The ID with these fields, `None` if one is out of range.
-    fn from_fields(ms_since_epoch: u64, sequence: u16, other: u16) -> Option<Self>;
+    fn from_fields(ms_since_epoch: u64, sequence: u16, node_or_random: u16) -> Option<Self>;
 
     /// The next ID: the next pair of `ticker` (the format's ticker, or one
     /// covered by a [`crate::high_water::HighWaterMark`]) under `epoch_unix_ms`, with
-    /// `other` (a node id, or random bits the caller drew) in the third field.
+    /// `node_or_random` (a node id, or random bits the caller drew) in the third field.
     /// IDs from one ticker never repeat a (millisecond, sequence) pair; across
-    /// tickers, uniqueness rests on `other` (distinct node ids per ticker).
+    /// tickers, uniqueness rests on `node_or_random` (distinct node ids per ticker).
     fn generate(
         ticker: &impl TickSource,
         clock: &mut impl Clock,
         epoch_unix_ms: i64,
-        other: u16,
+        node_or_random: u16,
     ) -> Result<Self, GenerateError> {
-        if other > Self::MAX_OTHER {
+        if node_or_random > Self::MAX_NODE_OR_RANDOM {
             return Err(GenerateError::FieldOutOfRange {
-                value: other,
-                max: Self::MAX_OTHER,
+                value: node_or_random,
+                max: Self::MAX_NODE_OR_RANDOM,
             });
         }
         let tick = ticker
@@ -119,7 +119,7 @@ pub trait TickedId: Copy + Ord {
                     now_unix_ms: tick.unix_ms,
                 }
             })?;
-        Self::from_fields(since, tick.sequence as u16, other).ok_or(
+        Self::from_fields(since, tick.sequence as u16, node_or_random).ok_or(
             GenerateError::TimestampOverflow {
                 ms_since_epoch: since,
             },
@@ -132,7 +132,7 @@ pub trait TickedId: Copy + Ord {
         let ms = u64::try_from(unix_ms.checked_sub(epoch_unix_ms)?).ok()?;
         Some((
             Self::from_fields(ms, 0, 0)?,
-            Self::from_fields(ms, Self::MAX_SEQUENCE, Self::MAX_OTHER)?,
+            Self::from_fields(ms, Self::MAX_SEQUENCE, Self::MAX_NODE_OR_RANDOM)?,
         ))
     }
 }
