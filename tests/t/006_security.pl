@@ -1,0 +1,58 @@
+# chronoid is a trusted extension: a database owner who is not a superuser
+# can install it, and gains nothing more - the node id and the epoch stay
+# superuser-only. No extension function runs SQL that a search_path could
+# redirect: every function is C or internal.
+# (Was tests/tap/security.sh: 12 checks, the same 12 here.)
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Chronoid;
+
+my $node = chronoid_node('security');
+$node->start;
+$node->safe_psql('postgres', 'CREATE ROLE chronoid_owner LOGIN');
+$node->safe_psql('postgres', 'CREATE DATABASE chronoid_sec OWNER chronoid_owner');
+sub as_owner
+{
+	my ($sql) = @_;
+	my ($ret, $out, $err) = $node->psql('chronoid_sec', $sql, extra_params => [ '-U', 'chronoid_owner' ]);
+	return ($out, $err);
+}
+
+is($node->safe_psql('postgres', "SELECT rolsuper FROM pg_roles WHERE rolname = 'chronoid_owner'"), 'f',
+	'the database owner is not a superuser');
+my ($out, $err) = as_owner('CREATE EXTENSION chronoid');
+is($err, '', 'a non-superuser database owner can CREATE EXTENSION chronoid (trusted)');
+($out, $err) = as_owner('SELECT nanoflake_generator(gen_nanoflake()) >= 0, length(gen_scru160()::text)');
+is($out, 't|32', 'and use its types and generators');
+for my $set ('SET chronoid.node_id = 9', "SET chronoid.nanoflake_epoch = '2021-01-01'",
+	'ALTER SYSTEM SET chronoid.node_id = 9', 'ALTER DATABASE chronoid_sec SET chronoid.node_id = 9',
+	'ALTER ROLE chronoid_owner SET chronoid.node_id = 9')
+{
+	($out, $err) = as_owner($set);
+	like($err, qr/permission denied|must be superuser|cannot be changed without restarting/,
+		"refused to the owner: $set");
+}
+($out, $err) = as_owner("SELECT current_setting('chronoid.node_id')");
+is($out, '0', 'the node id is unchanged');
+
+is($node->safe_psql('chronoid_sec', q{
+	SELECT count(*) FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid JOIN pg_language l ON l.oid = p.prolang
+	WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND d.deptype = 'e'
+	  AND d.classid = 'pg_proc'::regclass AND l.lanname NOT IN ('c', 'internal')}),
+	'0', 'every extension function is LANGUAGE C or internal (no SQL body to redirect through search_path)');
+# Objects created by the trusted install belong to the bootstrap superuser,
+# not to the installing user, who therefore cannot redefine them.
+is($node->safe_psql('chronoid_sec', q{
+	SELECT count(*) FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+	WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND d.deptype = 'e'
+	  AND d.classid = 'pg_proc'::regclass AND p.proowner = 'chronoid_owner'::regrole}),
+	'0', 'the installing user owns none of the functions');
+($out, $err) = as_owner(
+	"CREATE OR REPLACE FUNCTION gen_nanoflake() RETURNS nanoflake LANGUAGE sql AS 'SELECT 0::bigint::nanoflake'");
+like($err, qr/must be owner/, 'the owner cannot replace gen_nanoflake()');
+
+$node->stop;
+done_testing();
