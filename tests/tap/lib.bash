@@ -50,19 +50,4 @@ done_testing() {
     exit "$TAP_FAILED"
 }
 
-# concurrent_generate TABLE GENERATOR BACKENDS PER_BACKEND: BACKENDS psql
-# sessions at once each insert PER_BACKEND rows (backend, n, id) into TABLE,
-# id from GENERATOR() in generation order n. Reports one TAP line.
-concurrent_generate() {
-    local table=$1 gen=$2 backends=$3 per=$4 type
-    type=$(sql "SELECT prorettype::regtype FROM pg_proc WHERE oid = '$gen()'::regprocedure")
-    sql "DROP TABLE IF EXISTS $table; CREATE UNLOGGED TABLE $table (backend int, n int, id $type)"
-    local pids=() status=0 pid b
-    for b in $(seq 1 "$backends"); do
-        sql "INSERT INTO $table SELECT $b, n, $gen() FROM generate_series(1, $per) n" &
-        pids+=($!)
-    done
-    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-    ok "$status" "$backends backends x $per $gen() calls succeeded"
-}
 
