@@ -175,8 +175,8 @@ for m in $MAJORS; do
         taps=(tests/tap/*.sh)
         perl_taps=()   # all of tests/t
     else
-        taps=(tests/tap/codokey_restore.sh tests/tap/upgrade.sh)
-        perl_taps=(tests/t/011_dump_restore.pl)
+        taps=(tests/tap/upgrade.sh)
+        perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl)
     fi
     for t in "${taps[@]}"; do
         echo "# $t"
