@@ -1,18 +1,23 @@
-#!/usr/bin/env bash
 # SQL-level fuzzing of every text input and binary receive function: 120,000
 # mutated text inputs (24,000 per type) and 5,000 random binary values per
 # type through COPY BINARY. Every rejection must be a proper SQLSTATE from the
 # type's documented set, every accepted value must round-trip, and the server
 # must stay up (no backend crash: a crash would end the session and the
 # postmaster would restart every backend).
-source "$(dirname "$0")/lib.bash"
+# (Was tests/tap/fuzz_sql.sh: 21 checks, the same 21 here.)
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Chronoid;
 
-started=$(TAP_DB=postgres sql "SELECT pg_postmaster_start_time()")
-TAP_DB=postgres sql "DROP DATABASE IF EXISTS chronoid_fuzz"
-TAP_DB=postgres sql "CREATE DATABASE chronoid_fuzz"
-TAP_DB=chronoid_fuzz
-sql "CREATE EXTENSION chronoid"
-sql "$(cat <<'SQL'
+my $node = chronoid_node('fuzz');
+$node->start;
+sub sql { return $node->safe_psql('postgres', $_[0]) }
+my $started = sql('SELECT pg_postmaster_start_time()');
+sql('CREATE EXTENSION chronoid');
+sql(q{
 CREATE FUNCTION fuzz_text(t text, typ regtype) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     canonical text;
@@ -43,35 +48,34 @@ $$;
 
 CREATE TABLE fuzz_text_result (typ text, outcome text);
 CREATE TABLE fuzz_bin_result (typ text, outcome text);
-SQL
-)"
+});
 
-declare -A SEED=(
-    [nanoflake]="SELECT gen_nanoflake()::text"
-    [scru160]="SELECT CASE WHEN random() < 0.5 THEN gen_scru160()::text ELSE scru160_to_hex(gen_scru160()) END"
-    [codokey]="SELECT codokey(timestamptz '1970-01-01+00' + random() * interval '1000 years', (random() * 6)::int)::text"
-    [caloriosa]="SELECT gen_caloriosa()::text"
-    [uid60]="SELECT gen_uid60()::text"
-)
-declare -A STATES=([nanoflake]="22P02 22003" [scru160]="22P02" [codokey]="22P02" [caloriosa]="22P02" [uid60]="22P02")
+my %SEED = (
+	nanoflake => 'SELECT gen_nanoflake()::text',
+	scru160 => 'SELECT CASE WHEN random() < 0.5 THEN gen_scru160()::text ELSE scru160_to_hex(gen_scru160()) END',
+	codokey => "SELECT codokey(timestamptz '1970-01-01+00' + random() * interval '1000 years', (random() * 6)::int)::text",
+	caloriosa => 'SELECT gen_caloriosa()::text',
+	uid60 => 'SELECT gen_uid60()::text');
+my %STATES = (nanoflake => [ '22P02', '22003' ], scru160 => ['22P02'], codokey => ['22P02'], caloriosa => ['22P02'], uid60 => ['22P02']);
+my @TYPES = qw(nanoflake scru160 codokey caloriosa uid60);
 
-for typ in nanoflake scru160 codokey caloriosa uid60; do
-    sql "SELECT setseed(0.5); INSERT INTO fuzz_text_result
-         SELECT '$typ', fuzz_text(mutate(mutate(($(echo "${SEED[$typ]}")))), '$typ') FROM generate_series(1, 24000)" >/dev/null
-    total=$(sql "SELECT count(*) FROM fuzz_text_result WHERE typ = '$typ'")
-    summary=$(sql "SELECT string_agg(outcome || ':' || n, ' ' ORDER BY outcome) FROM (SELECT outcome, count(*) n FROM fuzz_text_result WHERE typ = '$typ' GROUP BY 1) s")
-    echo "# $typ text: $summary"
-    allowed="'ok'"; for s in ${STATES[$typ]}; do allowed="$allowed,'$s'"; done
-    is "$total" "24000" "$typ: 24,000 mutated texts went through ${typ}_in"
-    is "$(sql "SELECT count(*) FROM fuzz_text_result WHERE typ = '$typ' AND outcome NOT IN ($allowed)")" "0" \
-        "$typ: every rejection is one of ${STATES[$typ]}, every accepted value round-trips"
-done
+for my $typ (@TYPES)
+{
+	sql("SELECT setseed(0.5); INSERT INTO fuzz_text_result
+	     SELECT '$typ', fuzz_text(mutate(mutate(($SEED{$typ}))), '$typ') FROM generate_series(1, 24000)");
+	note "$typ text: " . sql("SELECT string_agg(outcome || ':' || n, ' ' ORDER BY outcome) FROM (SELECT outcome, count(*) n FROM fuzz_text_result WHERE typ = '$typ' GROUP BY 1) s");
+	my $allowed = join ',', map { "'$_'" } 'ok', @{ $STATES{$typ} };
+	is(sql("SELECT count(*) FROM fuzz_text_result WHERE typ = '$typ'"), '24000', "$typ: 24,000 mutated texts went through ${typ}_in");
+	is(sql("SELECT count(*) FROM fuzz_text_result WHERE typ = '$typ' AND outcome NOT IN ($allowed)"), '0',
+		"$typ: every rejection is one of @{ $STATES{$typ} }, every accepted value round-trips");
+}
 
 # Binary receive through COPY BINARY: random 8-byte values for the 8-byte
 # types (plus short and long ones), random lengths for scru160 and codokey.
-for typ in nanoflake scru160 codokey caloriosa uid60; do
-    sql "CREATE TABLE bin_$typ (v $typ)"
-    sql "$(cat <<SQL
+for my $typ (@TYPES)
+{
+	sql("CREATE TABLE bin_$typ (v $typ)");
+	sql(qq{
 DO \$\$
 DECLARE
     file text := current_setting('data_directory') || '/fuzz_$typ.bin';
@@ -95,18 +99,14 @@ BEGIN
             INSERT INTO fuzz_bin_result VALUES ('$typ', SQLSTATE);
         END;
     END LOOP;
-END \$\$
-SQL
-)"
-    summary=$(sql "SELECT string_agg(outcome || ':' || n, ' ' ORDER BY outcome) FROM (SELECT outcome, count(*) n FROM fuzz_bin_result WHERE typ = '$typ' GROUP BY 1) s")
-    echo "# $typ binary: $summary"
-    is "$(sql "SELECT count(*) FROM fuzz_bin_result WHERE typ = '$typ' AND outcome NOT IN ('ok', '22P03', '08P01')")" "0" \
-        "$typ: 5,000 random binary values: accepted, or 22P03/08P01"
-    # What was accepted is a valid value: it prints and reads back.
-    is "$(sql "SELECT count(*) FROM bin_$typ WHERE v::text::$typ <> v")" "0" "$typ: accepted binary values round-trip through text"
-done
+END \$\$});
+	note "$typ binary: " . sql("SELECT string_agg(outcome || ':' || n, ' ' ORDER BY outcome) FROM (SELECT outcome, count(*) n FROM fuzz_bin_result WHERE typ = '$typ' GROUP BY 1) s");
+	is(sql("SELECT count(*) FROM fuzz_bin_result WHERE typ = '$typ' AND outcome NOT IN ('ok', '22P03', '08P01')"), '0',
+		"$typ: 5,000 random binary values: accepted, or 22P03/08P01");
+	# What was accepted is a valid value: it prints and reads back.
+	is(sql("SELECT count(*) FROM bin_$typ WHERE v::text::$typ <> v"), '0', "$typ: accepted binary values round-trip through text");
+}
 
-is "$(TAP_DB=postgres sql "SELECT pg_postmaster_start_time()")" "$started" \
-    "no backend crashed (the postmaster never restarted the cluster)"
-TAP_DB=postgres sql "DROP DATABASE chronoid_fuzz"
-done_testing
+is(sql('SELECT pg_postmaster_start_time()'), $started, 'no backend crashed (the postmaster never restarted the cluster)');
+$node->stop;
+done_testing();
