@@ -21,7 +21,7 @@
 # --previous packages the newest released version in sql/versions/ instead
 # (its install script as released, the update scripts up to it, its control
 # file; the library of this tree, which loads every released SQL version as
-# tests/tap/upgrade.sh proves), so that upgrading a package can be tested.
+# tests/t/018_extension_upgrade.pl proves), so that upgrading a package can be tested.
 #
 # Environment: DEBFULLNAME and DEBEMAIL (the Maintainer field, as Debian's
 # tools read them), SOURCE_DATE_EPOCH (file times and the changelog date;

@@ -1,6 +1,9 @@
 # chronoid's shell definitions, written once; sourced by scripts/*.sh and
 # the shell tests (tests/tap/lib.bash, tests/pg_upgrade.sh).
 
+# This checkout, resolved when sourced (the functions may run elsewhere).
+CHRONOID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+
 # The system's PostgreSQL (Debian's 15): what `make demo`, `make install`
 # and `make deb` use by default. Tests never use it (scripts/test.sh runs
 # every major on a private installation: scripts/postgres.sh --private).
@@ -10,7 +13,7 @@ SYSTEM_PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
 major_of() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
 
 # This tree's version, from the extension crate's Cargo.toml.
-chronoid_version() { sed -n 's/^version = "\(.*\)"/\1/p' "$(dirname "${BASH_SOURCE[0]}")/../Cargo.toml" | head -1; }
+chronoid_version() { sed -n 's/^version = "\(.*\)"/\1/p' "$CHRONOID_ROOT/Cargo.toml" | head -1; }
 
 # The virtualenv with the Python tools and clients (scripts/setup.sh).
 CHRONOID_VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
@@ -19,7 +22,5 @@ CHRONOID_VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
 # (scripts/postgres.sh --private) and cargo-pgrx configuration: outside the
 # checkout, so that the `postgres` user can reach them wherever it lies.
 test_private_dir() {
-    local checkout
-    checkout=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P | md5sum | cut -c1-12)
-    echo "${CHRONOID_TEST_PG_DIR:-/var/cache/chronoid/private/$checkout}"
+    echo "${CHRONOID_TEST_PG_DIR:-/var/cache/chronoid/private/$(echo "$CHRONOID_ROOT" | md5sum | cut -c1-12)}"
 }

@@ -30,9 +30,10 @@ tests=("$@")
 rel=()
 for t in "${tests[@]}"; do rel+=("t/$(basename "$t")"); done
 
+version=$(chronoid_version)
 status=0
 (cd "$work" && runuser -u postgres -- env \
-    PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" \
+    PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" CHRONOID_VERSION="$version" \
     TESTDIR="$work" PATH="$install/bin:$PATH" \
     prove ${PROVE_FLAGS:--v} "${rel[@]}") || status=$?
 if [ $status -ne 0 ]; then

@@ -175,8 +175,8 @@ for m in $MAJORS; do
         taps=(tests/tap/*.sh)
         perl_taps=()   # all of tests/t
     else
-        taps=(tests/tap/upgrade.sh)
-        perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl)
+        taps=()
+        perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl)
     fi
     for t in "${taps[@]}"; do
         echo "# $t"
