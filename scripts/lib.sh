@@ -1,5 +1,5 @@
 # chronoid's shell definitions, written once; sourced by scripts/*.sh and
-# the shell tests (tests/tap/lib.bash, tests/pg_upgrade.sh).
+# the shell tests (tests/tap/lib.bash, tests/system_untouched.sh).
 
 # This checkout, resolved when sourced (the functions may run elsewhere).
 CHRONOID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)

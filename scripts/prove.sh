@@ -31,9 +31,12 @@ rel=()
 for t in "${tests[@]}"; do rel+=("t/$(basename "$t")"); done
 
 version=$(chronoid_version)
+# For tests/t/019_pg_upgrade.pl: the major to upgrade from.
+old_install=
+[ -z "${OLD_PG_CONFIG:-}" ] || old_install=$(dirname "$("$OLD_PG_CONFIG" --bindir)")
 status=0
 (cd "$work" && runuser -u postgres -- env \
-    PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" CHRONOID_VERSION="$version" \
+    PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" CHRONOID_VERSION="$version" CHRONOID_PG_INSTALL_OLD="$old_install" \
     TESTDIR="$work" PATH="$install/bin:$PATH" \
     prove ${PROVE_FLAGS:--v} "${rel[@]}") || status=$?
 if [ $status -ne 0 ]; then

@@ -191,10 +191,9 @@ done
 majors_sorted=$(printf '%s\n' $MAJORS | sort -n)
 old=$(echo "$majors_sorted" | head -1) new=$(echo "$majors_sorted" | tail -1)
 if [ "$old" != "$new" ]; then
-    step "pg_upgrade from PostgreSQL $old to $new"
-    mkdir -p "$WORK/pg_upgrade" && chown postgres: "$WORK/pg_upgrade"
-    CHRONOID_TEST_WORK=$WORK/pg_upgrade OLD_PG_CONFIG=${CONFIG[$old]} NEW_PG_CONFIG=${CONFIG[$new]} \
-        bash tests/pg_upgrade.sh || failed+=("pg_upgrade $old -> $new")
+    step "pg_upgrade from PostgreSQL $old to $new (tests/t/019_pg_upgrade.pl)"
+    OLD_PG_CONFIG=${CONFIG[$old]} PG_CONFIG=${CONFIG[$new]} PROVE_FLAGS= \
+        scripts/prove.sh tests/t/019_pg_upgrade.pl || failed+=("pg_upgrade $old -> $new")
 fi
 
 step "The system's PostgreSQL after the run"
