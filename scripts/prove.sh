@@ -38,7 +38,7 @@ status=0
 (cd "$work" && runuser -u postgres -- env \
     PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" CHRONOID_VERSION="$version" CHRONOID_PG_INSTALL_OLD="$old_install" \
     TESTDIR="$work" PATH="$install/bin:$PATH" \
-    prove ${PROVE_FLAGS:--v} "${rel[@]}") || status=$?
+    prove ${PROVE_FLAGS--v} "${rel[@]}") || status=$?
 if [ $status -ne 0 ]; then
     echo "prove.sh: PostgreSQL $major: failed; logs in $work/tmp_check/log" >&2
     tail -n 40 "$work"/tmp_check/log/*.log 2>/dev/null | sed 's/^/#   /' >&2 || true
