@@ -8,6 +8,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 use Chronoid;
 
 $ENV{PGOPTIONS} = '-c client_min_messages=warning -c TimeZone=UTC';
@@ -78,8 +79,13 @@ like($err, qr/ERROR:  22023: invalid codokey context \(chronoid.codokey_year_zer
 
 # 3. The epoch is the server's: no session, option or setting moves it.
 {
+	# psql -c, not the query on stdin: the connection fails before psql
+	# would read it.
+	local %ENV = $node->_get_env();
 	local $ENV{PGOPTIONS} = '-c chronoid.nanoflake_epoch=2021-01-01';
-	my ($ret, $o, $e) = $node->psql('ck_settings', 'SELECT 1');
+	my ($o, $e) = ('', '');
+	IPC::Run::run([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('ck_settings'), '-c', 'SELECT 1' ],
+		'<', \undef, '>', \$o, '2>', \$e);
 	like($e, qr/parameter "chronoid.nanoflake_epoch" cannot be changed without restarting the server/,
 		'PGOPTIONS cannot give a session another epoch');
 }
@@ -95,21 +101,8 @@ for my $stmt ("SET chronoid.nanoflake_epoch = '2020-01-01 00:00:00.001+00'",
 # (ms, sequence) once, so no two IDs of this server are equal even with
 # their node bits masked off.
 sql('ck_settings', 'CREATE UNLOGGED TABLE by_node (node int, id nanoflake)');
-my @runs;
-{
-	local %ENV = $node->_get_env();
-	for my $n (0, 1, 2, 1023)
-	{
-		my ($in, $o, $e) = ('', '', '');
-		push @runs, IPC::Run::start(
-			[
-				$node->installed_command('psql'), '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('ck_settings'),
-				'-c', "SET chronoid.node_id = $n; INSERT INTO by_node SELECT $n, gen_nanoflake() FROM generate_series(1, 30000)"
-			],
-			\$in, \$o, \$e);
-	}
-}
-my $failed = grep { !$_->finish } @runs;
+my $failed = at_once(map { [ $node, "SET chronoid.node_id = $_; INSERT INTO by_node SELECT $_, gen_nanoflake() FROM generate_series(1, 30000)", 'ck_settings' ] }
+	0, 1, 2, 1023);
 is($failed, 0, '4 sessions with node ids 0, 1, 2, 1023 generated at once');
 is(sql('ck_settings', 'SELECT count(*), count(DISTINCT id), count(DISTINCT id::bigint & ~(1023::bigint << 12)) FROM by_node'),
 	'120000|120000|120000', '0 duplicate IDs, and 0 duplicate (ms, sequence) ticks across node ids');

@@ -13,7 +13,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use Chronoid;
 
 my ($NODES, $PER_NODE) = (4, 50_000);
@@ -29,23 +28,13 @@ for my $i (1 .. $NODES)
 my %ids = map { $node[$_]->safe_psql('postgres', 'SHOW chronoid.node_id') => 1 } 1 .. $NODES;
 is(scalar(keys %ids), $NODES, "$NODES servers, $NODES distinct node ids");
 
-my @runs;
+my @jobs;
 for my $i (1 .. $NODES)
 {
-	local %ENV = $node[$i]->_get_env();
-	for my $half (1, 2)
-	{
-		my ($in, $o, $e) = ('', '', '');
-		push @runs, IPC::Run::start(
-			[
-				$node[$i]->installed_command('psql'), '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node[$i]->connstr('postgres'),
-				'-c', "INSERT INTO gen SELECT $i, gen_nanoflake(), gen_scru160(), gen_caloriosa(), gen_uid60() FROM generate_series(1, "
-				  . ($PER_NODE / 2) . ')'
-			],
-			\$in, \$o, \$e);
-	}
+	push @jobs, [ $node[$i], "INSERT INTO gen SELECT $i, gen_nanoflake(), gen_scru160(), gen_caloriosa(), gen_uid60() FROM generate_series(1, "
+		  . ($PER_NODE / 2) . ')' ] for 1, 2;
 }
-is(scalar(grep { !$_->finish } @runs), 0, "$NODES servers x 2 backends generated $PER_NODE rows per server at once");
+is(at_once(@jobs), 0, "$NODES servers x 2 backends generated $PER_NODE rows per server at once");
 
 # Merge everything into one table on node 1 (binary COPY between servers).
 my $m = $node[1];

@@ -13,7 +13,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use IPC::Run;
 use Chronoid;
 
 my $SHARDS = 3;
@@ -29,22 +28,6 @@ for my $i (0 .. $SHARDS)
 my $c = $node[0];
 sub coord { return $c->safe_psql('postgres', $_[0]) }
 sub on { my ($i, $q) = @_; return $node[$i]->safe_psql('postgres', $q) }
-
-# Statements run at once, each in a session of its own; how many failed.
-sub at_once
-{
-	my @runs;
-	for my $job (@_)
-	{
-		my ($n, $sql) = @$job;
-		local %ENV = $n->_get_env();
-		my ($in, $o, $e) = ('', '', '');
-		push @runs, IPC::Run::start(
-			[ $n->installed_command('psql'), '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $n->connstr('postgres'), '-c', $sql ],
-			\$in, \$o, \$e);
-	}
-	return scalar(grep { !$_->finish } @runs);
-}
 
 coord('CREATE EXTENSION postgres_fdw');
 coord('CREATE TABLE events (id nanoflake NOT NULL DEFAULT gen_nanoflake(), writer int, what text) PARTITION BY HASH (id)');

@@ -18,7 +18,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
-  stop_streams load_streams crash_cluster generate_until_ok concurrent_generate);
+  stop_streams load_streams crash_cluster generate_until_ok concurrent_generate
+  at_once);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -176,6 +177,26 @@ sub generate_until_ok
 	return @errors;
 }
 
+# Each [node, SQL, database (default postgres)] job in a psql session of
+# its own, all at once; returns how many failed.
+sub at_once
+{
+	my @runs;
+	for my $job (@_)
+	{
+		my ($node, $sql, $db) = @$job;
+		local %ENV = $node->_get_env();
+		my ($in, $out, $err) = ('', '', '');
+		push @runs, IPC::Run::start(
+			[
+				$node->installed_command('psql'), '-XAtq', '-v', 'ON_ERROR_STOP=1',
+				'-d', $node->connstr($db // 'postgres'), '-c', $sql
+			],
+			\$in, \$out, \$err);
+	}
+	return scalar(grep { !$_->finish } @runs);
+}
+
 # $backends sessions at once each insert $per rows (backend, n, id) into
 # $table (created here), id from $gen() in generation order n. One check.
 sub concurrent_generate
@@ -184,24 +205,7 @@ sub concurrent_generate
 	my $type = $node->safe_psql('postgres',
 		"SELECT prorettype::regtype FROM pg_proc WHERE oid = '$gen()'::regprocedure");
 	$node->safe_psql('postgres', "DROP TABLE IF EXISTS $table; CREATE UNLOGGED TABLE $table (backend int, n int, id $type)");
-	local %ENV = $node->_get_env();
-	my @runs;
-	for my $b (1 .. $backends)
-	{
-		my ($in, $out, $err) = ('', '', '');
-		push @runs, IPC::Run::start(
-			[
-				$node->installed_command('psql'), '-XAtq', '-v', 'ON_ERROR_STOP=1',
-				'-d', $node->connstr('postgres'),
-				'-c', "INSERT INTO $table SELECT $b, n, $gen() FROM generate_series(1, $per) n"
-			],
-			\$in, \$out, \$err);
-	}
-	my $failed = 0;
-	for my $run (@runs)
-	{
-		$run->finish or $failed++;
-	}
+	my $failed = at_once(map { [ $node, "INSERT INTO $table SELECT $_, n, $gen() FROM generate_series(1, $per) n" ] } 1 .. $backends);
 	return is($failed, 0, "$backends backends x $per $gen() calls succeeded");
 }
 
