@@ -11,7 +11,7 @@ use pgrx::PgSqlErrorCode;
 use chronoid_formats::counter_id::{CounterId, GenerateError, MAX_CLOCK_WAIT_MS};
 
 use super::high_water::{self, Generator};
-use super::{error, shmem, BackendClock};
+use super::{error, shmem, BackendClock, BackendLocal};
 use chronoid_formats::generator_stats::Observed;
 use chronoid_formats::high_water::Covered;
 
@@ -114,17 +114,15 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
 /// high-water marks: an ID minted there could equal one the primary mints.
 /// Refused as `nextval()` is during recovery.
 fn refuse_during_recovery(function: &str) {
-    // Recovery never starts again in a process that saw it end.
-    struct RecoveryEnded(std::cell::Cell<bool>);
-    // SAFETY: a backend is single-threaded; each process has its own copy.
-    unsafe impl Sync for RecoveryEnded {}
-    static RECOVERY_ENDED: RecoveryEnded = RecoveryEnded(std::cell::Cell::new(false));
-    if RECOVERY_ENDED.0.get() {
+    // Recovery never starts again in a process that saw it end: once it has,
+    // the value exists and the check is one load.
+    static RECOVERY_ENDED: BackendLocal<()> = BackendLocal::new();
+    if RECOVERY_ENDED.try_with(|_| ()).is_some() {
         return;
     }
     // SAFETY: reads process-local and shared recovery state; cannot raise.
     if !unsafe { super::ffi::recovery_in_progress_unguarded() } {
-        RECOVERY_ENDED.0.set(true);
+        RECOVERY_ENDED.with(|| (), |_| ());
     } else {
         super::error_with_hint(
             PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,

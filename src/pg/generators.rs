@@ -3,8 +3,6 @@
 //! ticker, its durable high-water mark and its counters, read from shared
 //! memory as the `pg_stat_*` functions read theirs.
 
-use std::cell::Cell;
-
 use pgrx::datum::TimestampWithTimeZone;
 use pgrx::prelude::*;
 
@@ -15,35 +13,26 @@ use chronoid_formats::uid60::Uid60;
 
 use super::counter_id::CounterIdSqlType;
 use super::high_water::Generator;
-use super::shmem;
+use super::{shmem, BackendLocal};
 
 /// IDs this backend handed out and has not yet added to the shared
 /// `minted` counters: one plain increment per ID, added at the end of each
 /// transaction (as PostgreSQL flushes its own statistics), so the view is
 /// exact once the generating transaction has ended and no ID pays for an
 /// atomic read-modify-write on a line every backend writes.
-struct UnflushedMinted {
-    counts: [Cell<u64>; 3],
-    callback_registered: Cell<bool>,
-}
-
-// SAFETY: a backend is single-threaded; each process has its own copy.
-unsafe impl Sync for UnflushedMinted {}
-
-static UNFLUSHED: UnflushedMinted = UnflushedMinted {
-    counts: [const { Cell::new(0) }; 3],
-    callback_registered: Cell::new(false),
-};
+static UNFLUSHED_MINTED: BackendLocal<[u64; 3]> = BackendLocal::new();
 
 #[inline]
 pub fn count_minted(g: Generator) {
-    let count = &UNFLUSHED.counts[g as usize];
-    count.set(count.get() + 1);
-    if !UNFLUSHED.callback_registered.get() {
-        UNFLUSHED.callback_registered.set(true);
-        // SAFETY: registers a callback that lives as long as the process.
-        unsafe { pg_sys::RegisterXactCallback(Some(flush_minted), std::ptr::null_mut()) };
-    }
+    UNFLUSHED_MINTED.with(
+        || {
+            // The first ID of this process: flush at every transaction end.
+            // SAFETY: registers a callback that lives as long as the process.
+            unsafe { pg_sys::RegisterXactCallback(Some(flush_minted), std::ptr::null_mut()) };
+            [0; 3]
+        },
+        |counts| counts[g as usize] += 1,
+    );
 }
 
 /// At every transaction event (commit, abort, their parallel-worker forms):
@@ -53,10 +42,12 @@ unsafe extern "C-unwind" fn flush_minted(
     _event: pg_sys::XactEvent::Type,
     _arg: *mut std::ffi::c_void,
 ) {
+    let counts = UNFLUSHED_MINTED
+        .try_with(std::mem::take)
+        .unwrap_or_default();
     for g in Generator::ALL {
-        let n = UNFLUSHED.counts[g as usize].replace(0);
-        if n > 0 {
-            g.stats().add_minted(n);
+        if counts[g as usize] > 0 {
+            g.stats().add_minted(counts[g as usize]);
         }
     }
 }
