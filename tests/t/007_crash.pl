@@ -78,20 +78,9 @@ check_after(3);
 $long = start_long_insert(4);
 $node->poll_query_until('postgres',
 	"SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE 'INSERT INTO ids SELECT 4%'");
-my $pm = $node->{_pid};
-my @children;
-for my $stat (glob '/proc/[0-9]*/stat')
-{
-	open my $fh, '<', $stat or next;
-	my $line = <$fh> // next;
-	push @children, $1 if $line =~ /^(\d+) \(.*\) \S (\d+)/ && $2 == $pm;
-}
+my @processes = cluster_processes($node);
 $node->kill9;
-for (1 .. 600)
-{
-	last unless grep { kill 0, $_ } $pm, @children;
-	usleep(100_000);
-}
+wait_until_gone(60, @processes);
 $long->finish;
 ok($node->start(fail_ok => 1), 'the cluster starts again after SIGKILL of the postmaster');
 generate(5, 20000);

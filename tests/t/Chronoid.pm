@@ -18,8 +18,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
-  stop_streams load_streams crash_cluster generate_until_ok concurrent_generate
-  at_once);
+  stop_streams load_streams crash_cluster cluster_processes wait_until_gone
+  generate_until_ok concurrent_generate at_once);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -131,13 +131,11 @@ sub load_streams
 	return $rows;
 }
 
-# Every process of the cluster killed with SIGKILL at once, as a power cut
-# would stop them (the postmaster alone would leave its backends running),
-# and waits until they are gone.
-sub crash_cluster
+# The node's postmaster and every process it started.
+sub cluster_processes
 {
 	my ($node) = @_;
-	my $pm = $node->{_pid} or die "node is not running";
+	my $pm = $node->{_pid} or die 'node ' . $node->name . ' is not running';
 	my @pids = ($pm);
 	for my $stat (glob '/proc/[0-9]*/stat')
 	{
@@ -146,14 +144,32 @@ sub crash_cluster
 		close $fh;
 		push @pids, $1 if $line =~ /^(\d+) \(.*\) \S (\d+)/ && $2 == $pm;
 	}
+	return @pids;
+}
+
+# Waits up to $seconds until none of @pids runs any more.
+sub wait_until_gone
+{
+	my ($seconds, @pids) = @_;
+	for (1 .. $seconds * 10)
+	{
+		last unless grep { kill 0, $_ } @pids;
+		usleep(100_000);
+	}
+	return;
+}
+
+# Every process of the cluster killed with SIGKILL at once, as a power cut
+# would stop them (the postmaster alone would leave its backends running),
+# and waits until they are gone.
+sub crash_cluster
+{
+	my ($node) = @_;
+	my @pids = cluster_processes($node);
 	note 'killing ' . scalar(@pids) . ' processes of ' . $node->name;
 	kill 'KILL', @pids;
 	$node->{_pid} = undef;
-	for (1 .. 500)
-	{
-		last unless grep { kill 0, $_ } @pids;
-		usleep(20_000);
-	}
+	wait_until_gone(10, @pids);
 	return;
 }
 
