@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every code block in README.md and docs/*.md marked
 `<!-- recipe: PATH -->` on the line before its opening fence appears, line
-for line, in PATH (a recipe that tests/tap/clients.sh runs), so the docs
+for line, in PATH (a recipe that tests/t/021_clients.pl runs), so the docs
 show executed code."""
 import pathlib
 import re

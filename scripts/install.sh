@@ -10,7 +10,9 @@
 #
 # Environment: PG_CONFIG (default: the system PostgreSQL 15), DESTDIR,
 # CHRONOID_INSTALL_PROFILE (a cargo profile; default release, the tests use
-# the quicker-to-build test-install for majors other than 15).
+# the quicker-to-build test-install for majors other than 15),
+# CHRONOID_PREBUILT (install the files of an earlier --build, copied there,
+# without cargo: how a test installs as a user that has no cargo).
 #
 # Why: a running server maps chronoid.so into every backend. Copying over
 # it (what `cp` and `cargo pgrx install` do: open, truncate, write) changes
@@ -59,12 +61,20 @@ if [ "${1:-}" = --debug ]; then
     profile=debug
     flags=(--debug)
 fi
-out=target/$profile/chronoid-pg$major
-cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
-    --out-dir "$out" "${flags[@]}" >/dev/null
-if [ $build_only = yes ]; then
-    echo "built chronoid for PostgreSQL $major in $out"
-    exit 0
+if [ -n "${CHRONOID_PREBUILT:-}" ]; then
+    # Its paths are those of the pg_config it was built for: find the files.
+    lib=$(find "$CHRONOID_PREBUILT" -name chronoid.so | head -1)
+    ext=$(dirname "$(find "$CHRONOID_PREBUILT" -name chronoid.control | head -1)")
+else
+    out=target/$profile/chronoid-pg$major
+    cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
+        --out-dir "$out" "${flags[@]}" >/dev/null
+    if [ $build_only = yes ]; then
+        echo "built chronoid for PostgreSQL $major in $out"
+        exit 0
+    fi
+    lib=$out$pkglibdir/chronoid.so
+    ext=$out$sharedir/extension
 fi
 
 # put SOURCE DIR: SOURCE into DIR under its own name, by rename.
@@ -79,8 +89,8 @@ put() {
     mv -f "$tmp" "$dir/$name"
 }
 
-put "$out$pkglibdir/chronoid.so" "$DESTDIR$pkglibdir"
-for f in "$out$sharedir"/extension/chronoid*; do
+put "$lib" "$DESTDIR$pkglibdir"
+for f in "$ext"/chronoid*; do
     put "$f" "$DESTDIR$sharedir/extension"
 done
 # Released install scripts of earlier versions, for updates from them.

@@ -1,5 +1,5 @@
 # chronoid's shell definitions, written once; sourced by scripts/*.sh and
-# the shell tests (tests/tap/lib.bash, tests/system_untouched.sh).
+# tests/system_untouched.sh.
 
 # This checkout, resolved when sourced (the functions may run elsewhere).
 CHRONOID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -15,8 +15,10 @@ major_of() { "$1" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; }
 # This tree's version, from the extension crate's Cargo.toml.
 chronoid_version() { sed -n 's/^version = "\(.*\)"/\1/p' "$CHRONOID_ROOT/Cargo.toml" | head -1; }
 
-# The virtualenv with the Python tools and clients (scripts/setup.sh).
-CHRONOID_VENV=${CHRONOID_VENV:-$HOME/.cache/chronoid-venv}
+# The virtualenv with the Python tools and clients (scripts/setup.sh): under
+# /var/cache, not root's home, so that the tests' `postgres` user (prove
+# runs as postgres) can run the clients in it.
+CHRONOID_VENV=${CHRONOID_VENV:-/var/cache/chronoid/venv}
 
 # Where this checkout's tests keep their private PostgreSQL installations
 # (scripts/postgres.sh --private) and cargo-pgrx configuration: outside the

@@ -10,6 +10,14 @@
 # through install_path. initdb refuses root, so prove runs as `postgres` in a
 # scratch directory of its own (TESTDIR), which is left for reading on
 # failure and removed on success.
+#
+# prove runs as postgres, which has no cargo and may not read this checkout:
+# each test reads a copy of the tree's scripts, SQL and test data (TREE), and
+# a test that needs something built first says so in a line of its own,
+#   # needs: library   the chronoid build of this major (CHRONOID_BUILT)
+#   # needs: debs      this and the previous version's .deb (CHRONOID_DEBS)
+#   # needs: clients   the client tests, built and installed (CHRONOID_CLIENTS)
+# which this script makes, as root, before prove starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -24,11 +32,39 @@ major=$(major_of "$PG_CONFIG")
 work=$(mktemp -d "${CHRONOID_TEST_WORK:-/tmp}/prove-$major.XXXXXX")
 chmod 755 "$work"
 cp -r tests/t "$work/t"
-chown -R postgres: "$work"
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/t/*.pl)
 rel=()
 for t in "${tests[@]}"; do rel+=("t/$(basename "$t")"); done
+needs=$(sed -n 's/^# needs: //p' "${tests[@]}" | tr ' ' '\n' | sort -u)
+
+tree=$work/tree
+mkdir -p "$tree/tests"
+cp -r scripts sql Cargo.toml "$tree/"
+cp -r tests/regress tests/vectors "$tree/tests/"
+built= debs= clients=
+for need in $needs; do
+    case "$need" in
+    library)
+        # The build scripts/install.sh installs (test.sh has made it by now).
+        profile=${CHRONOID_INSTALL_PROFILE:-release}
+        PG_CONFIG=$PG_CONFIG scripts/install.sh --build >/dev/null
+        built=$work/built
+        cp -r "target/$profile/chronoid-pg$major" "$built"
+        ;;
+    debs)
+        debs=$work/debs
+        PG_CONFIG=$PG_CONFIG scripts/deb.sh --previous "$major" "$debs" >/dev/null
+        PG_CONFIG=$PG_CONFIG scripts/deb.sh "$major" "$debs" >/dev/null
+        ;;
+    clients)
+        clients=$work/clients
+        scripts/build_client_tests.sh "$clients"
+        ;;
+    *) echo "prove.sh: unknown need '$need'" >&2; exit 1 ;;
+    esac
+done
+chown -R postgres: "$work"
 
 version=$(chronoid_version)
 # For tests/t/019_pg_upgrade.pl: the major to upgrade from.
@@ -37,7 +73,8 @@ old_install=
 status=0
 (cd "$work" && runuser -u postgres -- env \
     PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" CHRONOID_VERSION="$version" CHRONOID_PG_INSTALL_OLD="$old_install" \
-    TESTDIR="$work" PATH="$install/bin:$PATH" \
+    CHRONOID_TREE="$tree" CHRONOID_BUILT="$built" CHRONOID_DEBS="$debs" CHRONOID_CLIENTS="$clients" CHRONOID_VENV="$CHRONOID_VENV" \
+    TESTDIR="$work" PATH="$install/bin:$PATH:/usr/sbin:/sbin" HOME=/var/lib/postgresql \
     prove ${PROVE_FLAGS--v} "${rel[@]}") || status=$?
 if [ $status -ne 0 ]; then
     echo "prove.sh: PostgreSQL $major: failed; logs in $work/tmp_check/log" >&2

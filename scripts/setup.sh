@@ -29,9 +29,11 @@ dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok ins
 # The build: libclang for bindgen. The tests: faketime (clocks stepped under
 # a running server), libipc-run-perl (PostgreSQL::Test::Cluster, tests/t),
 # libpostgresql-jdbc-java (the JDBC recipe's driver), dpkg-dev and lintian
-# (building and checking the Debian packages, scripts/deb.sh).
+# (building and checking the Debian packages, scripts/deb.sh), fakeroot (dpkg
+# as the tests' postgres user), python3-venv (the clients' virtualenv, on
+# Debian's python3, which postgres can run, unlike one under root's home).
 packages=(libclang-dev)
-[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian)
+[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv)
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
@@ -71,13 +73,17 @@ fi
 
 # (--test) The Python clients the tests and recipes use (psycopg 3, asyncpg,
 # SQLAlchemy, alembic, Django) and the PGXN client (pgxn install of the
-# make dist zip), pinned, in a virtualenv.
+# make dist zip), pinned, in a virtualenv of Debian's python3 (prove's
+# postgres user runs the clients; it cannot reach a python under /root).
 VENV=$CHRONOID_VENV
 REQUIREMENTS=$(dirname "$0")/../tests/clients/python/requirements.txt
+if [ $for_tests = yes ] && [ "$("$VENV/bin/python" -c 'import sys; print(sys.base_prefix)' 2>/dev/null)" != /usr ]; then
+    rm -rf "$VENV"
+fi
 if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null \
     || [ ! -x "$VENV/bin/pgxn" ]; }; then
     log "installing the Python clients into $VENV"
-    [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
+    [ -x "$VENV/bin/pip" ] || { mkdir -p "$(dirname "$VENV")" && chmod 755 "$(dirname "$VENV")" && /usr/bin/python3 -m venv "$VENV"; }
     "$VENV/bin/pip" install -q -r "$REQUIREMENTS"
 fi
 

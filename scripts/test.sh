@@ -9,10 +9,11 @@
 #      PostgreSQL);
 #   3. pg_regress SQL tests (tests/regress) against a real cluster with
 #      chronoid preloaded, started by scripts/cluster.sh;
-#   4. TAP-style shell tests (tests/tap): concurrency and other multi-backend
-#      or multi-server properties, dump/restore, upgrades, pg_upgrade;
-#   5. Perl TAP tests (tests/t, PostgreSQL's own PostgreSQL::Test::Cluster
-#      run by prove): crashes, restarts with the clock behind, failover.
+#   4. Perl TAP tests (tests/t, PostgreSQL's own PostgreSQL::Test::Cluster
+#      run by prove, each file with clusters of its own): crashes, restarts
+#      with the clock behind, failover, concurrency, dump/restore, upgrades,
+#      pg_upgrade, clients, installing under a running server, the Debian
+#      packages.
 #
 # The matrix (CHRONOID_MAJORS, default "15 18 16 17"): the whole suite on the
 # majors in CHRONOID_FULL_MAJORS (default "15 18"); on the others the pgrx
@@ -74,6 +75,7 @@ cargo clippy --workspace --all-targets --no-default-features --features "pg$firs
 python3 scripts/generate_sql.py --check || failed+=("sql/ differs from scripts/generate_sql.py")
 python3 scripts/check_versions.py || failed+=("versions disagree (Cargo.toml, chronoid.control, META.json, sql/)")
 python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PGXN Meta Spec 1.0.0")
+python3 scripts/check_readme_recipes.py || failed+=("a README/docs snippet is not an excerpt of the recipe it names")
 # The PGXN zip: META.json at its top, the version it names, no build outputs.
 if bash scripts/dist.sh "$WORK/dist.zip" >/dev/null; then
     python3 - "$WORK/dist.zip" <<'PY' || failed+=("make dist")
@@ -169,20 +171,12 @@ for m in $MAJORS; do
         failed+=("PostgreSQL $m: pg_regress")
     fi
 
-    step "PostgreSQL $m: TAP tests (tests/tap)"
-    export CHRONOID_PORT=$PORT CHRONOID_DATA=$WORK/$m/data
+    scripts/cluster.sh stop "$WORK/$m/data"
     if [ $full = yes ]; then
-        taps=(tests/tap/*.sh)
         perl_taps=()   # all of tests/t
     else
-        taps=()
         perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl)
     fi
-    for t in "${taps[@]}"; do
-        echo "# $t"
-        bash "$t" || failed+=("PostgreSQL $m: $t")
-    done
-    scripts/cluster.sh stop "$WORK/$m/data"
     step "PostgreSQL $m: Perl TAP tests (tests/t, PostgreSQL::Test::Cluster)"
     PROVE_FLAGS= scripts/prove.sh "${perl_taps[@]}" || failed+=("PostgreSQL $m: tests/t (prove)")
 done

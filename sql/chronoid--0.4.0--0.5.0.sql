@@ -1,6 +1,6 @@
 -- chronoid 0.4.0 -> 0.5.0: the chronoid_generators view and function (the
 -- objects of sql/generators.sql, as a fresh 0.5.0 install creates them;
--- tests/tap/upgrade.sh checks that the two catalogs are equal). The durable
+-- tests/t/018_extension_upgrade.pl checks that the two catalogs are equal). The durable
 -- high-water marks need no SQL: they are the library's.
 \echo Use "ALTER EXTENSION chronoid UPDATE TO '0.5.0'" to load this file. \quit
 

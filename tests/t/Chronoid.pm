@@ -19,16 +19,17 @@ use Test::More;
 
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
   stop_streams load_streams crash_cluster cluster_processes wait_until_gone
-  generate_until_ok concurrent_generate at_once);
+  generate_until_ok concurrent_generate at_once program_ok relay_tap);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
-# A node of the installation under test with chronoid preloaded.
+# A node of the installation under test (or of install_path) with chronoid
+# preloaded; the other parameters go to init.
 sub chronoid_node
 {
 	my ($name, %init) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name,
-		install_path => $ENV{CHRONOID_PG_INSTALL});
+	my $install = delete $init{install_path} // $ENV{CHRONOID_PG_INSTALL};
+	my $node = PostgreSQL::Test::Cluster->new($name, install_path => $install);
 	$node->init(%init);
 	$node->append_conf('postgresql.conf',
 		"shared_preload_libraries = 'chronoid'\nrestart_after_crash = on\n");
@@ -225,4 +226,41 @@ sub concurrent_generate
 	return is($failed, 0, "$backends backends x $per $gen() calls succeeded");
 }
 
+# One check: the program (a client in another language, a build step) runs
+# in $dir and exits 0; its last 40 lines of output are the diagnostics when
+# it does not.
+sub program_ok
+{
+	my ($name, $dir, @cmd) = @_;
+	my $out = '';
+	my $ok = IPC::Run::run(\@cmd, '>&', \$out, init => sub { chdir $dir or die "$dir: $!" });
+	my @lines = split /\n/, $out;
+	splice(@lines, 0, @lines - 40) if @lines > 40;
+	ok($ok, $name) or diag(join("\n", @lines));
+	return $ok;
+}
+
+# Runs a program that prints TAP (a client test in another language) and
+# reports each of its checks as one of this file's, under $what; one more
+# check that it exits 0, so that a program dying between checks fails.
+sub relay_tap
+{
+	my ($what, $dir, @cmd) = @_;
+	my ($out, $err) = ('', '');
+	my $ok = IPC::Run::run(\@cmd, '>', \$out, '2>', \$err, init => sub { chdir $dir or die "$dir: $!" });
+	my $checks = 0;
+	for my $line (split /\n/, $out)
+	{
+		if ($line =~ /^(not )?ok \d+ - (.*)$/)
+		{
+			ok(!$1, "$what: $2");
+			$checks++;
+		}
+		elsif ($line =~ /^#/) { note($line); }
+	}
+	ok($ok, "$what: exits 0 after its $checks checks") or diag($err);
+	return;
+}
+
 1;
+

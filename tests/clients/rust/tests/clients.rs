@@ -4,7 +4,7 @@
 //! made in the application order like the server's; serde's JSON is the
 //! database's text form. Needs CHRONOID_TEST_DSN (libpq keywords) and
 //! CHRONOID_TEST_URL (a postgresql:// URL) of a database where chronoid is
-//! created; tests/tap/clients.sh sets them.
+//! created; tests/t/021_clients.pl sets them.
 
 use std::pin::pin;
 

@@ -1,7 +1,8 @@
 """A real binary-protocol client (psycopg 3, libpq underneath) reading and
 writing every chronoid type in binary format: results come back through the
 types' send functions, parameters go in through their receive functions.
-Prints TAP."""
+Prints TAP (tests/t/020_binary_client.pl runs it against its own cluster,
+named by CHRONOID_TEST_DSN)."""
 
 import os
 import struct
@@ -10,8 +11,7 @@ import sys
 import psycopg
 from psycopg import pq
 
-conn = psycopg.connect(host="127.0.0.1", port=int(os.environ["CHRONOID_PORT"]), user="postgres",
-                       dbname="postgres", autocommit=True)
+conn = psycopg.connect(os.environ["CHRONOID_TEST_DSN"], autocommit=True)
 pgconn = conn.pgconn
 n = 0
 failed = False
