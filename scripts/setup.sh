@@ -31,9 +31,10 @@ dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok ins
 # libpostgresql-jdbc-java (the JDBC recipe's driver), dpkg-dev and lintian
 # (building and checking the Debian packages, scripts/deb.sh), fakeroot (dpkg
 # as the tests' postgres user), python3-venv (the clients' virtualenv, on
-# Debian's python3, which postgres can run, unlike one under root's home).
+# Debian's python3, which postgres can run, unlike one under root's home),
+# sudo (cargo pgrx test --runas postgres runs initdb and installs through it).
 packages=(libclang-dev)
-[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv)
+[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv sudo)
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
