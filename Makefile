@@ -1,7 +1,7 @@
 # The two commands (see README.md): `make demo` and `make test`.
 # `make` alone builds the release library for PG_CONFIG, as PGXS's `make`
 # does (pgxn install runs `make all`, then `make install`).
-.PHONY: all demo test bench dist install uninstall deb check-tap
+.PHONY: all demo test bench dist clients install uninstall deb check-tap
 all:
 	PG_CONFIG="$(PG_CONFIG)" bash scripts/install.sh --build
 demo:
@@ -12,6 +12,9 @@ bench:
 	bash scripts/bench.sh
 dist:
 	bash scripts/dist.sh
+# The client packages (Python wheel and sdist) into dist/
+clients:
+	bash scripts/clients.sh dist
 # As packagers call it: make install PG_CONFIG=/path/to/pg_config DESTDIR=/tmp/stage
 install:
 	PG_CONFIG="$(PG_CONFIG)" DESTDIR="$(DESTDIR)" bash scripts/install.sh

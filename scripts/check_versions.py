@@ -4,7 +4,8 @@ Cargo.toml (the extension crate, which pgrx writes into the control file),
 chronoid.control (its default_version is that placeholder, or the same
 number), META.json (the distribution and the extension it provides), the
 formats crate, and the SQL files (an update script ends at this version, and
-the previous version's install script is kept in sql/versions/).
+the previous version's install script is kept in sql/versions/), and the
+Python package.
 
     python3 scripts/check_versions.py
 """
@@ -39,6 +40,11 @@ def main() -> int:
     expect("formats/Cargo.toml", cargo_version(ROOT / "formats" / "Cargo.toml"))
     dep = re.search(r'chronoid-formats = \{[^}]*version = "([^"]+)"', (ROOT / "Cargo.toml").read_text())
     expect("the chronoid-formats dependency", dep.group(1) if dep else "?")
+    # The Python package (python/): its crate, pyproject.toml and __version__.
+    expect("python/Cargo.toml", cargo_version(ROOT / "python" / "Cargo.toml"))
+    expect("python/pyproject.toml", cargo_version(ROOT / "python" / "pyproject.toml"))
+    init = re.search(r'(?m)^__version__ = "([^"]+)"', (ROOT / "python" / "chronoid" / "__init__.py").read_text())
+    expect("python/chronoid/__init__.py __version__", init.group(1) if init else "?")
     updates = sorted(p.name for p in (ROOT / "sql").glob(f"chronoid--*--{version}.sql"))
     if not updates:
         problems.append(f"no sql/chronoid--OLD--{version}.sql update script")

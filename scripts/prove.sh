@@ -17,6 +17,9 @@
 #   # needs: library   the chronoid build of this major (CHRONOID_BUILT)
 #   # needs: debs      this and the previous version's .deb (CHRONOID_DEBS)
 #   # needs: clients   the client tests, built and installed (CHRONOID_CLIENTS)
+#   # needs: python-package   the wheel and sdist (scripts/clients.sh), the
+#                      wheel installed into a fresh virtualenv with the
+#                      drivers (CHRONOID_PYTHON: dist/, venv/, tests/)
 # which this script makes, as root, before prove starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +45,7 @@ tree=$work/tree
 mkdir -p "$tree/tests"
 cp -r scripts sql Cargo.toml "$tree/"
 cp -r tests/regress tests/vectors "$tree/tests/"
-built= debs= clients=
+built= debs= clients= python=
 for need in $needs; do
     case "$need" in
     library)
@@ -61,6 +64,16 @@ for need in $needs; do
         clients=$work/clients
         scripts/build_client_tests.sh "$clients"
         ;;
+    python-package)
+        python=$work/python
+        mkdir -p "$python"
+        scripts/clients.sh "$python/dist" >/dev/null
+        /usr/bin/python3 -m venv "$python/venv"
+        "$python/venv/bin/pip" install -q --disable-pip-version-check "$python"/dist/chronoid-*.whl \
+            -r python/tests/requirements.txt
+        cp -r python/tests "$python/tests"
+        cp python/README.md "$python/README.md"
+        ;;
     *) echo "prove.sh: unknown need '$need'" >&2; exit 1 ;;
     esac
 done
@@ -73,7 +86,7 @@ old_install=
 status=0
 (cd "$work" && runuser -u postgres -- env \
     PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" CHRONOID_VERSION="$version" CHRONOID_PG_INSTALL_OLD="$old_install" \
-    CHRONOID_TREE="$tree" CHRONOID_BUILT="$built" CHRONOID_DEBS="$debs" CHRONOID_CLIENTS="$clients" CHRONOID_VENV="$CHRONOID_VENV" \
+    CHRONOID_TREE="$tree" CHRONOID_BUILT="$built" CHRONOID_DEBS="$debs" CHRONOID_CLIENTS="$clients" CHRONOID_PYTHON="$python" CHRONOID_VENV="$CHRONOID_VENV" \
     TESTDIR="$work" PATH="$install/bin:$PATH:/usr/sbin:/sbin" HOME=/var/lib/postgresql \
     prove ${PROVE_FLAGS--v} "${rel[@]}") || status=$?
 if [ $status -ne 0 ]; then

@@ -248,15 +248,20 @@ sub relay_tap
 	my ($what, $dir, @cmd) = @_;
 	my ($out, $err) = ('', '');
 	my $ok = IPC::Run::run(\@cmd, '>', \$out, '2>', \$err, init => sub { chdir $dir or die "$dir: $!" });
-	my $checks = 0;
+	my ($checks, $failing) = (0, 0);
 	for my $line (split /\n/, $out)
 	{
-		if ($line =~ /^(not )?ok \d+ - (.*)$/)
+		if ($line =~ /^(not )?ok \d+(?: -)? (.*)$/)
 		{
-			ok(!$1, "$what: $2");
+			$failing = !!$1;
+			ok(!$failing, "$what: $2");
 			$checks++;
 		}
-		elsif ($line =~ /^#/) { note($line); }
+		elsif ($line =~ /^#/)
+		{
+			# A failed check's diagnostics follow it.
+			if ($failing) { diag($line); } else { note($line); }
+		}
 	}
 	ok($ok, "$what: exits 0 after its $checks checks") or diag($err);
 	return;
