@@ -74,7 +74,7 @@ fi
 
 # (--test) The Python clients the tests and recipes use (psycopg 3, asyncpg,
 # SQLAlchemy, alembic, Django) and the PGXN client (pgxn install of the
-# make dist zip), pinned, in a virtualenv of Debian's python3 (prove's
+# make dist zip) and maturin (make clients), pinned, in a virtualenv of Debian's python3 (prove's
 # postgres user runs the clients; it cannot reach a python under /root).
 VENV=$CHRONOID_VENV
 REQUIREMENTS=$(dirname "$0")/../tests/clients/python/requirements.txt
@@ -82,7 +82,7 @@ if [ $for_tests = yes ] && [ "$("$VENV/bin/python" -c 'import sys; print(sys.bas
     rm -rf "$VENV"
 fi
 if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null \
-    || [ ! -x "$VENV/bin/pgxn" ]; }; then
+    || [ ! -x "$VENV/bin/pgxn" ] || [ ! -x "$VENV/bin/maturin" ]; }; then
     log "installing the Python clients into $VENV"
     [ -x "$VENV/bin/pip" ] || { mkdir -p "$(dirname "$VENV")" && chmod 755 "$(dirname "$VENV")" && /usr/bin/python3 -m venv "$VENV"; }
     "$VENV/bin/pip" install -q -r "$REQUIREMENTS"
