@@ -6,15 +6,14 @@
 #   scripts/build_client_tests.sh DIR
 #
 #   DIR/rust/     the chronoid-client-tests executables (tokio-postgres, sqlx, serde)
-#   DIR/python/   the Python recipes (run with CHRONOID_VENV's python)
 #   DIR/node/     the node-postgres recipe, its node_modules installed
 #   DIR/java/     Recipe.class (JDBC; the driver is Debian's postgresql.jar)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/build_client_tests.sh DIR}
 mkdir -p "$dir/rust" "$dir/java"
-cp -r tests/clients/python tests/clients/node "$dir/"
-rm -rf "$dir/node/node_modules" "$dir"/python/__pycache__
+cp -r tests/clients/node "$dir/"
+rm -rf "$dir/node/node_modules"
 cargo test --no-run -q -p chronoid-client-tests --message-format=json | python3 -c '
 import json, sys
 for line in sys.stdin:

@@ -72,16 +72,15 @@ if ! grep -qs "^pg$major = \"$PG_CONFIG\"" "${PGRX_HOME:-$HOME/.pgrx}/config.tom
     cargo pgrx init --pg"$major" "$PG_CONFIG" >/dev/null
 fi
 
-# (--test) The Python clients the tests and recipes use (psycopg 3, asyncpg,
-# SQLAlchemy, alembic, Django) and the PGXN client (pgxn install of the
-# make dist zip) and maturin (make clients), pinned, in a virtualenv of Debian's python3 (prove's
-# postgres user runs the clients; it cannot reach a python under /root).
+# (--test) The tools of scripts/requirements.txt (psycopg 3, the PGXN client,
+# maturin), pinned, in a virtualenv of Debian's python3 (prove's postgres
+# user runs them; it cannot reach a python under /root).
 VENV=$CHRONOID_VENV
-REQUIREMENTS=$(dirname "$0")/../tests/clients/python/requirements.txt
+REQUIREMENTS=$(dirname "$0")/requirements.txt
 if [ $for_tests = yes ] && [ "$("$VENV/bin/python" -c 'import sys; print(sys.base_prefix)' 2>/dev/null)" != /usr ]; then
     rm -rf "$VENV"
 fi
-if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg, asyncpg, sqlalchemy, alembic, django" 2>/dev/null \
+if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg" 2>/dev/null \
     || [ ! -x "$VENV/bin/pgxn" ] || [ ! -x "$VENV/bin/maturin" ]; }; then
     log "installing the Python clients into $VENV"
     [ -x "$VENV/bin/pip" ] || { mkdir -p "$(dirname "$VENV")" && chmod 755 "$(dirname "$VENV")" && /usr/bin/python3 -m venv "$VENV"; }

@@ -1,14 +1,15 @@
 # needs: clients
 # Client libraries against a real cluster, as applications use them: the
 # formats crate's tokio-postgres, sqlx and serde integrations
-# (tests/clients/rust), and the recipes the README shows for psycopg 3,
-# asyncpg, SQLAlchemy + alembic, Django (tests/clients/python), node-postgres
-# (tests/clients/node) and JDBC (tests/clients/java). Each recipe is a
+# (tests/clients/rust), and the recipes docs/clients.md shows for
+# node-postgres (tests/clients/node) and JDBC (tests/clients/java); the
+# Python package has tests/t/024_python_package.pl. Each recipe is a
 # program that asserts what it claims; scripts/prove.sh builds them first
 # (scripts/build_client_tests.sh). The server listens on 127.0.0.1 as well,
 # for the clients that speak TCP only (JDBC).
-# (Was tests/tap/clients.sh: 8 checks. Here: the Python, node-postgres and
-# JDBC ones as they were; the Rust one split into one per test executable,
+# (Was tests/tap/clients.sh: 8 checks. Here: the node-postgres and JDBC ones
+# as they were; the four Python recipes' replaced by the Python package's
+# tests (024); the Rust one split into one per test executable,
 # with one that they were built; the README one, that its snippets are
 # excerpts of these recipes, needs no server and runs with scripts/test.sh's
 # other static checks.)
@@ -34,11 +35,6 @@ ok(@rust >= 1, 'the Rust client tests were built') or diag("nothing in $clients/
 # One executable per test target of chronoid-client-tests (tokio-postgres,
 # sqlx and serde through chronoid-formats' features).
 program_ok('Rust: ' . ($_ =~ s{.*/}{}r), "$clients/rust", $_, '-q') for @rust;
-for my $recipe (qw(psycopg asyncpg sqlalchemy django))
-{
-	program_ok("Python recipe: $recipe", "$clients/python",
-		"$ENV{CHRONOID_VENV}/bin/python", "recipe_$recipe.py");
-}
 program_ok('node-postgres recipe', "$clients/node", 'node', 'recipe.js');
 program_ok('JDBC recipe', "$clients/java",
 	'java', '-cp', "$clients/java:/usr/share/java/postgresql.jar", 'Recipe');
