@@ -20,6 +20,9 @@
 #   # needs: python-package   the wheel and sdist (scripts/clients.sh), the
 #                      wheel installed into a fresh virtualenv with the
 #                      drivers (CHRONOID_PYTHON: dist/, venv/, tests/)
+#   # needs: node-package     the npm tarball (scripts/clients.sh) installed
+#                      into a fresh project with the drivers (CHRONOID_NODE:
+#                      dist/, project/)
 # which this script makes, as root, before prove starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +48,7 @@ tree=$work/tree
 mkdir -p "$tree/tests"
 cp -r scripts sql Cargo.toml "$tree/"
 cp -r tests/regress tests/vectors "$tree/tests/"
-built= debs= clients= python=
+built= debs= clients= python= node_dir=
 for need in $needs; do
     case "$need" in
     library)
@@ -74,6 +77,15 @@ for need in $needs; do
         cp -r python/tests "$python/tests"
         cp python/README.md "$python/README.md"
         ;;
+    node-package)
+        node_dir=$work/node
+        mkdir -p "$node_dir"
+        scripts/clients.sh "$node_dir/dist" >/dev/null
+        cp -r node/test "$node_dir/project"
+        cp node/README.md "$node_dir/README.md"
+        (cd "$node_dir/project" && npm install --no-audit --no-fund --silent \
+            && npm install --no-audit --no-fund --silent "$node_dir"/dist/chronoid-*.tgz)
+        ;;
     *) echo "prove.sh: unknown need '$need'" >&2; exit 1 ;;
     esac
 done
@@ -86,7 +98,7 @@ old_install=
 status=0
 (cd "$work" && runuser -u postgres -- env \
     PERL5LIB="$PERL_LIB:$work/t" CHRONOID_PG_INSTALL="$install" PG_REGRESS="$pg_regress" CHRONOID_VERSION="$version" CHRONOID_PG_INSTALL_OLD="$old_install" \
-    CHRONOID_TREE="$tree" CHRONOID_BUILT="$built" CHRONOID_DEBS="$debs" CHRONOID_CLIENTS="$clients" CHRONOID_PYTHON="$python" CHRONOID_VENV="$CHRONOID_VENV" \
+    CHRONOID_TREE="$tree" CHRONOID_BUILT="$built" CHRONOID_DEBS="$debs" CHRONOID_CLIENTS="$clients" CHRONOID_PYTHON="$python" CHRONOID_NODE="$node_dir" CHRONOID_VENV="$CHRONOID_VENV" \
     TESTDIR="$work" PATH="$install/bin:$PATH:/usr/sbin:/sbin" HOME=/var/lib/postgresql \
     prove ${PROVE_FLAGS--v} "${rel[@]}") || status=$?
 if [ $status -ne 0 ]; then

@@ -87,4 +87,10 @@ if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg" 2>/dev/nul
     "$VENV/bin/pip" install -q -r "$REQUIREMENTS"
 fi
 
+# (--test) WebAssembly, for the Node package's codecs (scripts/clients.sh).
+if [ $for_tests = yes ] && ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    log "rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown >/dev/null
+fi
+
 log "ready: PostgreSQL $($PG_CONFIG --version | cut -d' ' -f2), $(cargo pgrx --version)"

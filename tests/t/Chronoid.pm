@@ -257,9 +257,10 @@ sub relay_tap
 			ok(!$failing, "$what: $2");
 			$checks++;
 		}
-		elsif ($line =~ /^#/)
+		elsif ($line =~ /^(#|\s)/)
 		{
-			# A failed check's diagnostics follow it.
+			# A failed check's diagnostics follow it (as comments, or as
+			# node's indented YAML block).
 			if ($failing) { diag($line); } else { note($line); }
 		}
 	}
