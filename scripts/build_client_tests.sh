@@ -21,4 +21,4 @@ for line in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
         print(m["executable"])' | while read -r exe; do cp "$exe" "$dir/rust/"; done
 (cd "$dir/node" && npm install --no-audit --no-fund --silent >/dev/null)
-javac -d "$dir/java" tests/clients/java/Recipe.java
+javac -d "$dir/java" java/Recipe.java

@@ -75,6 +75,8 @@ cargo clippy --workspace --all-targets --no-default-features --features "pg$firs
 python3 scripts/generate_sql.py --check || failed+=("sql/ differs from scripts/generate_sql.py")
 python3 scripts/check_versions.py || failed+=("versions disagree (Cargo.toml, chronoid.control, META.json, sql/)")
 python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PGXN Meta Spec 1.0.0")
+# chronoid-formats is ready for crates.io: it packages and builds alone.
+cargo package -q -p chronoid-formats --allow-dirty >/dev/null || failed+=("cargo package -p chronoid-formats")
 python3 scripts/check_readme_recipes.py || failed+=("a README/docs snippet is not an excerpt of the recipe it names")
 # The PGXN zip: META.json at its top, the version it names, no build outputs.
 if bash scripts/dist.sh "$WORK/dist.zip" >/dev/null; then

@@ -29,7 +29,66 @@
 //!
 //! [`wire`] gives each type's binary and text forms as clients see them.
 //! Optional features, each off by default: `serde`, `postgres-types`
-//! (tokio-postgres), `sqlx` (see the `clients` module's notes in the README).
+//! (tokio-postgres), `sqlx`.
+//!
+//! ## serde
+//!
+//! Human-readable formats get the text the database prints; the others the
+//! binary form.
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use chronoid_formats::nanoflake::Nanoflake;
+//!
+//! let id: Nanoflake = "3kgeoqm2h3".parse().unwrap();
+//! assert_eq!(serde_json::to_string(&id).unwrap(), r#""3kgeoqm2h3""#);
+//! assert_eq!(serde_json::from_str::<Nanoflake>(r#""3KGEOQM2H3""#).unwrap(), id);
+//! # }
+//! ```
+//!
+//! ## tokio-postgres (feature `postgres-types`)
+//!
+//! Parameters and results in the binary form, matched by type name (an
+//! extension's OIDs differ per database); arrays as `Vec<T>`.
+//!
+//! ```no_run
+//! # #[cfg(feature = "postgres-types")]
+//! # async fn example() -> Result<(), tokio_postgres::Error> {
+//! use chronoid_formats::{nanoflake::Nanoflake, scru160::Scru160};
+//!
+//! let (client, connection) = tokio_postgres::connect("host=localhost dbname=app", tokio_postgres::NoTls).await?;
+//! tokio::spawn(connection);
+//! let upload: Scru160 = "05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51".parse().unwrap();
+//! let row = client
+//!     .query_one("INSERT INTO photo (upload) VALUES ($1) RETURNING id", &[&upload])
+//!     .await?;
+//! let id: Nanoflake = row.get(0);
+//! let recent: Vec<Nanoflake> = client
+//!     .query_one("SELECT array_agg(id) FROM photo WHERE id >= $1", &[&id])
+//!     .await?
+//!     .get(0);
+//! # let _ = recent;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! ## sqlx (feature `sqlx`)
+//!
+//! ```no_run
+//! # #[cfg(feature = "sqlx")]
+//! # async fn example() -> Result<(), sqlx::Error> {
+//! use chronoid_formats::{caloriosa::Caloriosa, nanoflake::Nanoflake};
+//!
+//! let pool = sqlx::PgPool::connect("postgres://localhost/app").await?;
+//! let id: Nanoflake = sqlx::query_scalar("SELECT gen_nanoflake()").fetch_one(&pool).await?;
+//! let devices: Vec<Caloriosa> = sqlx::query_scalar("SELECT array_agg(gen_caloriosa()) FROM generate_series(1, 3)")
+//!     .fetch_one(&pool)
+//!     .await?;
+//! sqlx::query("INSERT INTO event (id) VALUES ($1)").bind(id).execute(&pool).await?;
+//! # let _ = devices;
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! Everything here is unit-, property- and fuzz-tested without a database.
 

@@ -2,7 +2,7 @@
 # Client libraries against a real cluster, as applications use them: the
 # formats crate's tokio-postgres, sqlx and serde integrations
 # (tests/clients/rust), and the recipes docs/clients.md shows for
-# node-postgres (tests/clients/node) and JDBC (tests/clients/java); the
+# node-postgres (tests/clients/node) and JDBC (java/Recipe.java); the
 # Python package has tests/t/024_python_package.pl. Each recipe is a
 # program that asserts what it claims; scripts/prove.sh builds them first
 # (scripts/build_client_tests.sh). The server listens on 127.0.0.1 as well,
