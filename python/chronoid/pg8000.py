@@ -32,9 +32,12 @@ def register_chronoid(conn: Any) -> None:
             return cls.from_text(text)
 
         def load_array(text: str, cls: type[ChronoidValue] = cls) -> list[ChronoidValue | None]:
-            # One-dimensional: the types' texts need no quoting.
+            # One-dimensional; the types' texts hold no comma, quote or
+            # backslash, but one spelt like NULL comes quoted.
             inner = text[1:-1]
-            return [] if not inner else [None if e == "NULL" else cls.from_text(e) for e in inner.split(",")]
+            if not inner:
+                return []
+            return [None if e == "NULL" else cls.from_text(e.strip('"')) for e in inner.split(",")]
 
         conn.register_in_adapter(oid, load)
         conn.register_in_adapter(array_oid, load_array)

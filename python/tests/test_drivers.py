@@ -3,6 +3,7 @@ results, in arrays, in binary where the driver has binary, through COPY
 where it has COPY."""
 
 import asyncio
+import io
 from typing import Any
 from urllib.parse import urlparse
 
@@ -68,6 +69,13 @@ def test_psycopg2(url: str) -> None:
         check_generated(cur.fetchone())
         cur.execute("SELECT " + ", ".join("%s" for _ in TYPES), [[v, None] for v in VALUES])
         assert list(cur.fetchone()) == [[v, None] for v in VALUES]
+        # COPY (text): values written as their text, read back through the casters' classes
+        cur.execute("CREATE TEMP TABLE five (nf nanoflake, s scru160, ck codokey, c caloriosa, u uid60)")
+        cur.copy_expert("COPY five FROM STDIN", io.StringIO("\t".join(map(str, VALUES)) + "\n"))
+        out = io.StringIO()
+        cur.copy_expert("COPY five TO STDOUT", out)
+        assert [type(v).from_text(t) for v, t in zip(VALUES, out.getvalue().rstrip("\n").split("\t"))] == VALUES
+        conn.rollback()
     finally:
         conn.close()
 
@@ -112,6 +120,15 @@ def test_pg8000(url: str) -> None:
         arrays = native.run("SELECT " + ", ".join(f"ARRAY[:p{i}::{t}, NULL]" for i, t in enumerate(TYPES)),
                             **{f"p{i}": v for i, v in enumerate(VALUES)})[0]
         assert arrays == [[v, None] for v in VALUES]
+        tricky = Uid60("NULL")  # an array's text quotes an element spelt like NULL
+        assert native.run("SELECT ARRAY[:u::uid60]", u=tricky)[0] == [[tricky]]
+        # COPY (text) in and out
+        native.run("CREATE TEMP TABLE five (nf nanoflake, s scru160, ck codokey, c caloriosa, u uid60)")
+        native.run("COPY five FROM STDIN", stream=io.BytesIO(("\t".join(map(str, VALUES)) + "\n").encode()))
+        out = io.BytesIO()
+        native.run("COPY five TO STDOUT", stream=out)
+        texts = out.getvalue().decode().rstrip("\n").split("\t")
+        assert [type(v).from_text(t) for v, t in zip(VALUES, texts)] == VALUES
     finally:
         native.close()
     dbapi = pg8000.dbapi.connect(u.username or "postgres", host=u.hostname, port=u.port or 5432, database=u.path[1:])
