@@ -5,7 +5,7 @@ chronoid.control (its default_version is that placeholder, or the same
 number), META.json (the distribution and the extension it provides), the
 formats crate, and the SQL files (an update script ends at this version, and
 the previous version's install script is kept in sql/versions/), and the
-Python package.
+Python and Node packages.
 
     python3 scripts/check_versions.py
 """
@@ -45,6 +45,9 @@ def main() -> int:
     expect("python/pyproject.toml", cargo_version(ROOT / "python" / "pyproject.toml"))
     init = re.search(r'(?m)^__version__ = "([^"]+)"', (ROOT / "python" / "chronoid" / "__init__.py").read_text())
     expect("python/chronoid/__init__.py __version__", init.group(1) if init else "?")
+    # The Node package (node/) and its WebAssembly crate.
+    expect("node/package.json", json.loads((ROOT / "node" / "package.json").read_text()).get("version", "?"))
+    expect("node/wasm/Cargo.toml", cargo_version(ROOT / "node" / "wasm" / "Cargo.toml"))
     updates = sorted(p.name for p in (ROOT / "sql").glob(f"chronoid--*--{version}.sql"))
     if not updates:
         problems.append(f"no sql/chronoid--OLD--{version}.sql update script")

@@ -74,6 +74,9 @@ for need in $needs; do
         /usr/bin/python3 -m venv "$python/venv"
         "$python/venv/bin/pip" install -q --disable-pip-version-check "$python"/dist/chronoid-*.whl \
             -r python/tests/requirements.txt
+        # The sdist builds a wheel on its own (what pip does where no wheel fits).
+        "$python/venv/bin/pip" wheel -q --disable-pip-version-check --no-deps -w "$python/from-sdist" \
+            "$python"/dist/chronoid-*.tar.gz
         cp -r python/tests "$python/tests"
         cp python/README.md "$python/README.md"
         ;;

@@ -26,6 +26,7 @@ like($wheel_files, qr{^chronoid/py\.typed$}m, 'the wheel is typed (py.typed)');
 my $sdist_files = -f $sdist ? `tar -tzf '$sdist'` : '';
 like($sdist_files, qr{/formats/src/nanoflake\.rs$}m, 'the sdist carries the formats crate it compiles');
 like($sdist_files, qr{/chronoid/psycopg\.py$}m, 'and the Python sources');
+ok(scalar(glob("$python/from-sdist/chronoid-$version-*.whl")), 'pip builds a wheel from the sdist alone');
 
 my $node = chronoid_node('python');
 $node->append_conf('postgresql.conf', "listen_addresses = '127.0.0.1'\n");
