@@ -28,12 +28,8 @@ like($sdist_files, qr{/formats/src/nanoflake\.rs$}m, 'the sdist carries the form
 like($sdist_files, qr{/chronoid/psycopg\.py$}m, 'and the Python sources');
 ok(scalar(glob("$python/from-sdist/chronoid-$version-*.whl")), 'pip builds a wheel from the sdist alone');
 
-my $node = chronoid_node('python');
-$node->append_conf('postgresql.conf', "listen_addresses = '127.0.0.1'\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE DATABASE app');
-$node->safe_psql('app', 'CREATE EXTENSION chronoid');
-local $ENV{DATABASE_URL} = 'postgresql://postgres@127.0.0.1:' . $node->port . '/app';
+my ($node, $url) = app_node('python');
+local $ENV{DATABASE_URL} = $url;
 local $ENV{CHRONOID_VECTORS} = "$ENV{CHRONOID_TREE}/tests/vectors";
 local $ENV{CHRONOID_PYTHON_README} = "$python/README.md";
 relay_tap('pytest', $python, "$python/venv/bin/python", '-m', 'pytest', '-p', 'no:cacheprovider',

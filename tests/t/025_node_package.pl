@@ -25,12 +25,8 @@ like($files, qr{^package/dist/index\.d\.ts$}m, 'and their declarations');
 like($files, qr{^package/dist/pg\.js$}m, 'chronoid/pg');
 unlike($files, qr{^package/(src|wasm|test)/}m, 'no sources, WebAssembly crate or tests in the tarball');
 
-my $node = chronoid_node('node');
-$node->append_conf('postgresql.conf', "listen_addresses = '127.0.0.1'\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE DATABASE app');
-$node->safe_psql('app', 'CREATE EXTENSION chronoid');
-local $ENV{DATABASE_URL} = 'postgresql://postgres@127.0.0.1:' . $node->port . '/app';
+my ($node, $url) = app_node('node');
+local $ENV{DATABASE_URL} = $url;
 local $ENV{CHRONOID_VECTORS} = "$ENV{CHRONOID_TREE}/tests/vectors";
 local $ENV{CHRONOID_NODE_README} = "$dir/README.md";
 for my $file (qw(values cross-check drivers readme))

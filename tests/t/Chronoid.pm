@@ -19,7 +19,7 @@ use Test::More;
 
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
   stop_streams load_streams crash_cluster cluster_processes wait_until_gone
-  generate_until_ok concurrent_generate at_once program_ok relay_tap);
+  generate_until_ok concurrent_generate at_once program_ok relay_tap app_node);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -268,5 +268,18 @@ sub relay_tap
 	return;
 }
 
-1;
+# A started chronoid node that also listens on 127.0.0.1 (for clients that
+# speak TCP only) with a database `app` where chronoid is created; returns
+# the node and that database's postgresql:// URL, for client packages' tests.
+sub app_node
+{
+	my ($name) = @_;
+	my $node = chronoid_node($name);
+	$node->append_conf('postgresql.conf', "listen_addresses = '127.0.0.1'\n");
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE DATABASE app');
+	$node->safe_psql('app', 'CREATE EXTENSION chronoid');
+	return ($node, 'postgresql://postgres@127.0.0.1:' . $node->port . '/app');
+}
 
+1;

@@ -129,6 +129,28 @@ fn context(year_zero: i32, max_year: i32, fraction_max: u32) -> Result<Context, 
     Context::new(year_zero, max_year, fraction_max).map_err(|_| ERR_CONTEXT)
 }
 
+/// Runs `make` with the context and precision the arguments name; its key
+/// text is the result.
+fn with_context_and_precision(
+    year_zero: i32,
+    max_year: i32,
+    fraction_max: u32,
+    precision: u32,
+    make: impl FnOnce(&Context, u8) -> Option<String>,
+) -> i32 {
+    let ctx = match context(year_zero, max_year, fraction_max) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    let Ok(precision) = u8::try_from(precision) else {
+        return ERR_RANGE;
+    };
+    match make(&ctx, precision) {
+        Some(text) => put(text.as_bytes()),
+        None => ERR_RANGE,
+    }
+}
+
 /// `codokey(instant, precision)` in a context: the key's text.
 #[no_mangle]
 pub extern "C" fn codokey_encode(
@@ -138,17 +160,11 @@ pub extern "C" fn codokey_encode(
     max_year: i32,
     fraction_max: u32,
 ) -> i32 {
-    let ctx = match context(year_zero, max_year, fraction_max) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
-    let Ok(precision) = u8::try_from(precision) else {
-        return ERR_RANGE;
-    };
-    match Codokey::encode(&ctx, i128::from(unix_micros), precision) {
-        Ok(k) => put(k.as_bytes()),
-        Err(_) => ERR_RANGE,
-    }
+    with_context_and_precision(year_zero, max_year, fraction_max, precision, |ctx, p| {
+        Codokey::encode(ctx, i128::from(unix_micros), p)
+            .ok()
+            .map(|k| k.as_str().to_owned())
+    })
 }
 
 /// `codokey_floor` and `codokey_ceil`: the two keys' texts, joined by a space.
@@ -160,17 +176,11 @@ pub extern "C" fn codokey_bounds(
     max_year: i32,
     fraction_max: u32,
 ) -> i32 {
-    let ctx = match context(year_zero, max_year, fraction_max) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
-    let Ok(precision) = u8::try_from(precision) else {
-        return ERR_RANGE;
-    };
-    match Codokey::period_bounds(&ctx, i128::from(unix_micros), precision) {
-        Ok((lo, hi)) => put(format!("{} {}", lo.as_str(), hi.as_str()).as_bytes()),
-        Err(_) => ERR_RANGE,
-    }
+    with_context_and_precision(year_zero, max_year, fraction_max, precision, |ctx, p| {
+        Codokey::period_bounds(ctx, i128::from(unix_micros), p)
+            .ok()
+            .map(|(lo, hi)| format!("{} {}", lo.as_str(), hi.as_str()))
+    })
 }
 
 /// The instant (unix microseconds, 8 bytes little-endian) and precision (1
