@@ -6,10 +6,10 @@
 
 use pgrx::datum::AnyNumeric;
 use pgrx::prelude::*;
-use pgrx::PgSqlErrorCode;
 
 use super::counter_id::{counter_id_functions, CounterIdSqlType};
-use super::{error_with_hint, invalid_text_bytes, shmem, SqlDatum};
+use super::input_error::InputError;
+use super::{shmem, SqlDatum};
 use chronoid_formats::caloriosa::{Caloriosa, CaloriosaTicker, ParseError, EPOCH_UNIX_MS};
 use chronoid_formats::counter_id::CounterId;
 
@@ -74,21 +74,15 @@ fn parse_text(text: &[u8]) -> Result<i64, ParseError> {
     Caloriosa::parse(text).map(Caloriosa::to_i64)
 }
 
-fn reject_text(text: &[u8], e: ParseError) -> ! {
+fn reject_text(text: &[u8], e: ParseError) -> InputError {
     match e {
-        ParseError::Syntax => invalid_text_bytes(Caloriosa::NAME, text),
-        ParseError::NoPrefix { value } => error_with_hint(
-            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            format!(
-                "invalid input syntax for type caloriosa: \"{}\"",
-                super::quote_bytes(text)
-            ),
-            &format!(
+        ParseError::Syntax => InputError::invalid_text(Caloriosa::NAME, text),
+        ParseError::NoPrefix { value } => InputError::invalid_text(Caloriosa::NAME, text)
+            .with_hint(format!(
                 "It is base 62 for {value}, which lacks the prefix bit (2^63) of the 11-character \
-                 layout; the seed's example \"katjjMQN\" is in the old 48-bit layout, which this \
-                 type does not store."
-            ),
-        ),
+             layout; the seed's example \"katjjMQN\" is in the old 48-bit layout, which this \
+             type does not store."
+            )),
     }
 }
 

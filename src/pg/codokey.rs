@@ -19,6 +19,7 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::guc::{self, Check, IntSetting, Settings, Startup};
+use super::input_error::InputError;
 use super::{error, error_with_hint, invalid_text_bytes, PallocCString};
 use chronoid_formats::codokey::{
     Codokey, Context, ContextError, EncodeError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION,
@@ -266,11 +267,29 @@ fn to_timestamptz(unix_micros: i128) -> TimestampWithTimeZone {
 
 // Storage: no context. ----------------------------------------------------------
 
-#[pg_extern(sql = false)]
-fn codokey_in(input: &CStr) -> Vec<u8> {
-    match Codokey::parse_any(input.to_bytes()) {
-        Ok(key) => key.to_storage(),
-        Err(_) => invalid_text_bytes("codokey", input.to_bytes()),
+// The input function by hand, under the symbol pgrx would give it: it needs
+// fcinfo->context, to save its error softly when the caller asks
+// (PostgreSQL 16+: pg_input_is_valid, COPY ... ON_ERROR).
+super::fmgr::finfo!("codokey_in_wrapper");
+
+#[unsafe(export_name = "codokey_in_wrapper")]
+unsafe extern "C-unwind" fn codokey_in(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
+    // SAFETY: the guard turns an ERROR raised inside into one raised after
+    // it; the first argument is a NUL-terminated cstring alive for the call.
+    unsafe {
+        pg_sys::panic::pgrx_extern_c_guard(|| {
+            let input =
+                CStr::from_ptr(super::ffi::arg(fcinfo, 0).cast_mut_ptr::<std::ffi::c_char>())
+                    .to_bytes();
+            match Codokey::parse_any(input) {
+                Ok(key) => key.to_storage().into_datum().expect("a bytea datum"),
+                Err(_) => {
+                    InputError::invalid_text("codokey", input).report((*fcinfo).context);
+                    // A soft error's result is never read.
+                    pg_sys::Datum::from(0usize)
+                }
+            }
+        })
     }
 }
 

@@ -342,8 +342,10 @@ pub const MAX_TEXT: usize = 48;
 /// value, and the guard cost as much as the conversion.
 ///
 /// - `input`: `$parse` (`fn(&[u8]) -> Result<D, E>`, D a `RawDatum`) must
-///   not raise an ERROR or panic; on `Err`, `$reject` (`fn(&[u8], E) -> !`)
-///   reports it under a guard.
+///   not raise an ERROR or panic; on `Err`, `$reject` (`fn(&[u8], E) ->
+///   InputError`) describes it, and it is reported under a guard: saved in
+///   the caller's `ErrorSaveContext` when there is one (PostgreSQL 16+:
+///   `pg_input_is_valid`, `COPY ... ON_ERROR`), raised otherwise.
 /// - `output`: `$print` (`fn(D, &mut [u8; MAX_TEXT]) -> usize`, the length
 ///   written) must not raise an ERROR or panic.
 macro_rules! unguarded_text_io {
@@ -367,9 +369,15 @@ macro_rules! unguarded_text_io {
                 match $parse(text) {
                     // SAFETY: nothing with a destructor is alive here.
                     Ok(value) => unsafe { RawDatum::into_raw(value) },
-                    // SAFETY: the guard turns the ERROR raised inside into
-                    // one raised after it.
-                    Err(e) => unsafe { pg_sys::panic::pgrx_extern_c_guard(|| $reject(text, e)) },
+                    // SAFETY: the guard turns an ERROR raised inside into one
+                    // raised after it; fcinfo->context is the caller's.
+                    Err(e) => unsafe {
+                        pg_sys::panic::pgrx_extern_c_guard(|| {
+                            $reject(text, e).report((*fcinfo).context);
+                            // A soft error's result is never read.
+                            Datum::from(0usize)
+                        })
+                    },
                 }
             }
 

@@ -11,6 +11,7 @@ pub mod fmgr;
 pub mod generators;
 pub mod guc;
 pub mod high_water;
+pub mod input_error;
 pub mod nanoflake;
 pub mod random;
 pub mod scru160;
@@ -232,16 +233,11 @@ unsafe impl pgrx::callconv::BoxRet for PallocCString {
 
 pgrx::pgrx_sql_entity_graph::impl_sql_translatable!(PallocCString, "cstring");
 
-/// `invalid input syntax for type T: "..."`, SQLSTATE 22P02, as core types say it.
-/// (For input given as bytes in the database's encoding.)
+/// `invalid input syntax for type T: "..."`, SQLSTATE 22P02, raised (the
+/// functions taking text that are not input functions; input functions
+/// report through [`input_error::InputError`], softly where asked).
 pub fn invalid_text_bytes(type_name: &str, input: &[u8]) -> ! {
-    error(
-        PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-        format!(
-            "invalid input syntax for type {type_name}: \"{}\"",
-            quote_bytes(input)
-        ),
-    )
+    input_error::InputError::invalid_text(type_name, input).raise()
 }
 
 /// Bad input echoed in a message, which must be valid in the database's
@@ -264,17 +260,6 @@ pub fn quote_bytes(input: &[u8]) -> String {
             })
             .collect(),
     }
-}
-
-/// `value "..." is out of range for type T`, SQLSTATE 22003.
-pub fn text_out_of_range_bytes(type_name: &str, input: &[u8]) -> ! {
-    error(
-        PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-        format!(
-            "value \"{}\" is out of range for type {type_name}",
-            quote_bytes(input)
-        ),
-    )
 }
 
 pub fn error(code: PgSqlErrorCode, message: String) -> ! {

@@ -11,7 +11,8 @@ use pgrx::PgSqlErrorCode;
 
 use super::counter_id::{self, counter_id_functions, CounterIdSqlType};
 use super::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
-use super::{error, invalid_text_bytes, shmem, text_out_of_range_bytes, BackendClock, SqlDatum};
+use super::input_error::InputError;
+use super::{error, shmem, BackendClock, SqlDatum};
 use chronoid_formats::base36;
 use chronoid_formats::clock::Clock;
 use chronoid_formats::counter_id::GenerateError;
@@ -180,10 +181,10 @@ fn parse_text(text: &[u8]) -> Result<i64, ParseError> {
     Nanoflake::parse(text).map(|id| id.to_i64())
 }
 
-fn reject_text(text: &[u8], e: ParseError) -> ! {
+fn reject_text(text: &[u8], e: ParseError) -> InputError {
     match e {
-        ParseError::Syntax => invalid_text_bytes(Nanoflake::NAME, text),
-        ParseError::OutOfRange => text_out_of_range_bytes(Nanoflake::NAME, text),
+        ParseError::Syntax => InputError::invalid_text(Nanoflake::NAME, text),
+        ParseError::OutOfRange => InputError::out_of_range(Nanoflake::NAME, text),
     }
 }
 

@@ -5,7 +5,8 @@ use pgrx::datum::{AnyNumeric, Internal, TimestampWithTimeZone};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::{error, invalid_text_bytes, BackendClock, BackendLocal, SqlDatum};
+use super::input_error::InputError;
+use super::{error, BackendClock, BackendLocal, SqlDatum};
 use chronoid_formats::clock::Clock;
 use chronoid_formats::scru160::{
     self, GenerateError, Generator, InstantGenerator, InstantOutOfRange, Notice, Scru160, LEN,
@@ -29,8 +30,8 @@ fn parse_text(text: &[u8]) -> Result<[u8; LEN], scru160::ParseError> {
     Scru160::parse(text).map(|id| *id.as_bytes())
 }
 
-fn reject_text(text: &[u8], _: scru160::ParseError) -> ! {
-    invalid_text_bytes(TYPE, text)
+fn reject_text(text: &[u8], _: scru160::ParseError) -> InputError {
+    InputError::invalid_text(TYPE, text)
 }
 
 fn print_text(id: [u8; LEN], out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {

@@ -6,7 +6,8 @@
 use pgrx::prelude::*;
 
 use super::counter_id::{counter_id_functions, CounterIdSqlType};
-use super::{invalid_text_bytes, shmem, SqlDatum};
+use super::input_error::InputError;
+use super::{shmem, SqlDatum};
 use chronoid_formats::counter_id::CounterId;
 use chronoid_formats::uid60::{Uid60, Uid60Ticker, EPOCH_UNIX_MS};
 
@@ -68,8 +69,8 @@ fn parse_text(text: &[u8]) -> Result<i64, ()> {
     Uid60::parse(text).map(Uid60::to_i64).map_err(|_| ())
 }
 
-fn reject_text(text: &[u8], _: ()) -> ! {
-    invalid_text_bytes(Uid60::NAME, text)
+fn reject_text(text: &[u8], _: ()) -> InputError {
+    InputError::invalid_text(Uid60::NAME, text)
 }
 
 fn print_text(stored: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {

@@ -1,7 +1,8 @@
 # Text that is not valid UTF-8 reaches chronoid's functions in SQL_ASCII and
 # LATIN1 databases: every text argument and every input function answers
 # 22P02 (or PostgreSQL's own 22021), echoing the bad bytes readably, never
-# an internal error (XX000) or a crash; valid input works in every encoding.
+# an internal error (XX000) or a crash; valid input works in every encoding;
+# on PostgreSQL 16+ the soft errors of pg_input_error_info say the same.
 # (Was tests/tap/encodings.sh: 32 checks, the same 32 here.)
 use strict;
 use warnings;
@@ -36,6 +37,23 @@ for my $enc (qw(SQL_ASCII LATIN1 UTF8))
 	is($node->safe_psql($db,
 			"SELECT codokey('YJBU', 1970, 3265, 9), 'yjbu'::codokey, '1'::nanoflake, codokey(date '2022-01-01', 0)"),
 		'yjbu|yjbu|1|yj', "$enc: valid text works");
+
+	# PostgreSQL 16+: the input functions' soft errors for the same bytes
+	# carry the raised SQLSTATE and message (where the text reaches them:
+	# bytes invalid in the database's encoding are refused before, 22021).
+	next if $node->pg_version < 16;
+	for my $case (["E'yj\\xff'", 'codokey'], ["E'\\xe9'", 'nanoflake'], ["E'\\xe9\\xe9'", 'scru160'],
+		["E'\\xff'", 'caloriosa'], ["E'\\xff'", 'uid60'])
+	{
+		my ($literal, $type) = @$case;
+		my ($r, $raised, $raised_err) = $node->psql($db, "SELECT ${literal}::$type",
+			extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+		my ($state, $message) = $raised_err =~ /ERROR:  ([0-9A-Z]{5}): (.*)/;
+		next if !defined $state || $state eq '22021';
+		my $soft = $node->safe_psql($db,
+			"SELECT pg_input_is_valid($literal, '$type'), e.sql_error_code, e.message FROM pg_input_error_info($literal, '$type') e");
+		is($soft, "f|$state|$message", "$enc: pg_input_error_info($literal, $type) is the raised $state");
+	}
 }
 # The message shows the bad byte as \xNN where the database is not UTF8.
 my ($ret, $out, $err) = $node->psql('chronoid_enc_sql_ascii', q{SELECT codokey(E'y\xffj', 1970, 3265, 9)});
