@@ -4,6 +4,10 @@ and load as chronoid values, through any PostgreSQL driver. Importing this
 module registers the types with the PostgreSQL dialect, so reflection gives
 them back (and alembic's autogenerate sees no difference).
 
+Array columns (``postgresql.ARRAY(NANOFLAKE)``) need the driver to read the
+arrays: ``register_chronoid(engine)`` registers chronoid's psycopg 3 or
+psycopg 2 adapters on every connection the engine opens.
+
 For alembic, pass ``render_item=chronoid.sqlalchemy.render_item`` to
 ``context.configure`` in ``env.py``: generated migrations then import this
 module themselves and run as generated."""
@@ -20,7 +24,7 @@ from sqlalchemy.types import UserDefinedType
 
 from ._values import Caloriosa, ChronoidValue, Codokey, Nanoflake, Scru160, Uid60
 
-__all__ = ["CALORIOSA", "CODOKEY", "NANOFLAKE", "SCRU160", "UID60", "render_item"]
+__all__ = ["CALORIOSA", "CODOKEY", "NANOFLAKE", "SCRU160", "UID60", "register_chronoid", "render_item"]
 
 
 class _ChronoidType(UserDefinedType[ChronoidValue]):
@@ -101,3 +105,29 @@ def render_item(type_: str, obj: Any, autogen_context: Any) -> str | Literal[Fal
         autogen_context.imports.add("import chronoid.sqlalchemy")
         return f"chronoid.sqlalchemy.{obj!r}"
     return False
+
+
+def register_chronoid(engine: Any) -> None:
+    """Registers the driver's chronoid adapters (``chronoid.psycopg`` or
+    ``chronoid.psycopg2``) on each new connection of a psycopg or psycopg2
+    engine, so that arrays of the types load as lists of values."""
+    from sqlalchemy import event
+
+    driver = engine.dialect.driver
+    register: Callable[[Any], None]
+    if driver == "psycopg":
+        from .psycopg import register_chronoid as register_psycopg
+
+        register = register_psycopg
+    elif driver == "psycopg2":
+        from .psycopg2 import register_chronoid as register_psycopg2
+
+        register = register_psycopg2
+    else:
+        raise ValueError(f"register_chronoid supports the psycopg and psycopg2 drivers, not {driver}")
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        register(dbapi_connection)
+
+    event.listen(engine, "connect", on_connect)
+

@@ -25,7 +25,7 @@ def django_db(url: str, tmp_path_factory: pytest.TempPathFactory):  # type: igno
     sys.path.insert(0, str(apps))
     u = urlparse(url)
     settings.configure(
-        INSTALLED_APPS=["django.contrib.postgres", "djangoapp"],
+        INSTALLED_APPS=["django.contrib.postgres", "chronoid.django", "djangoapp"],
         DATABASES={"default": {"ENGINE": "django.db.backends.postgresql", "NAME": u.path[1:],
                                "USER": u.username, "HOST": u.hostname, "PORT": u.port}},
         DEFAULT_AUTO_FIELD="django.db.models.BigAutoField",
@@ -56,7 +56,7 @@ def django_db(url: str, tmp_path_factory: pytest.TempPathFactory):  # type: igno
 def test_orm(django_db: pathlib.Path) -> None:
     from djangoapp.models import Event
 
-    from chronoid import Codokey, Nanoflake, Scru160
+    from chronoid import Codokey, Nanoflake, Scru160, Uid60
 
     event = Event.objects.create(what="hello", day=Codokey.encode(dt.date(2020, 2, 29)), device="b8MpZ6ZrkE9")
     event.refresh_from_db()
@@ -75,6 +75,12 @@ def test_orm(django_db: pathlib.Path) -> None:
     assert not Event.objects.filter(day__in_period=(dt.date(2020, 3, 1), dt.date(2020, 3, 2))).exists()
     sql = str(Event.objects.filter(id__in_period=(made, made)).query)
     assert "BETWEEN" in sql, sql
+    # Arrays (the chronoid.django app registers the driver's adapters)
+    tickets = [Uid60("xinaS8QBh"), Uid60("NULL")]
+    with_tickets = Event.objects.create(what="tickets", tickets=tickets)
+    with_tickets.refresh_from_db()
+    assert with_tickets.tickets == tickets
+    assert Event.objects.filter(tickets__contains=[Uid60("NULL")]).get() == with_tickets
 
 
 def test_forms_validate_as_the_server(django_db: pathlib.Path) -> None:

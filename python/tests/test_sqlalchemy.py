@@ -47,6 +47,28 @@ def test_write_read_reflect(engine: sa.Engine) -> None:
         metadata.drop_all(conn)
 
 
+@pytest.mark.parametrize("driver", ["psycopg", "psycopg2"])
+def test_arrays(url: str, driver: str) -> None:
+    from sqlalchemy.dialects import postgresql
+
+    from chronoid.sqlalchemy import register_chronoid
+
+    engine = sa.create_engine(url.replace("postgresql://", f"postgresql+{driver}://"))
+    register_chronoid(engine)
+    metadata = sa.MetaData()
+    t = sa.Table(f"sa_arrays_{driver}", metadata, sa.Column("n", sa.Integer, primary_key=True),
+                 *[sa.Column(k, postgresql.ARRAY(typ)) for k, typ in
+                   [("nf", NANOFLAKE), ("s", SCRU160), ("ck", CODOKEY), ("c", CALORIOSA), ("u", UID60)]])
+    with engine.begin() as conn:
+        metadata.drop_all(conn)
+        metadata.create_all(conn)
+        conn.execute(t.insert().values(n=1, **{k: [v, v] for k, v in VALUES.items()}))
+        row = conn.execute(sa.select(t)).one()
+        assert {k: getattr(row, k) for k in VALUES} == {k: [v, v] for k, v in VALUES.items()}
+        assert conn.execute(sa.select(t.c.n).where(t.c.nf.contains([VALUES["nf"]]))).scalar_one() == 1
+        metadata.drop_all(conn)
+
+
 MODELS = '''
 import sqlalchemy as sa
 from chronoid.sqlalchemy import CALORIOSA, CODOKEY, NANOFLAKE, SCRU160, UID60

@@ -1,3 +1,4 @@
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models.expressions import RawSQL
 
@@ -11,3 +12,4 @@ class Event(models.Model):
     device = CaloriosaField(null=True)
     ticket = Uid60Field(null=True)
     what = models.TextField()
+    tickets = ArrayField(Uid60Field(), null=True)
