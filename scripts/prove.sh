@@ -49,6 +49,12 @@ mkdir -p "$tree/tests"
 cp -r scripts sql Cargo.toml "$tree/"
 cp -r tests/regress tests/vectors "$tree/tests/"
 built= debs= clients= python= node_dir=
+# scripts/clients.sh builds both packages at once: once per run, into
+# $work/dist, which the Python and Node directories link to.
+client_dist() {
+    [ -d "$work/dist" ] || scripts/clients.sh "$work/dist" >/dev/null
+    ln -s ../dist "$1/dist"
+}
 for need in $needs; do
     case "$need" in
     library)
@@ -70,7 +76,7 @@ for need in $needs; do
     python-package)
         python=$work/python
         mkdir -p "$python"
-        scripts/clients.sh "$python/dist" >/dev/null
+        client_dist "$python"
         /usr/bin/python3 -m venv "$python/venv"
         "$python/venv/bin/pip" install -q --disable-pip-version-check "$python"/dist/chronoid-*.whl \
             -r python/tests/requirements.txt
@@ -83,7 +89,7 @@ for need in $needs; do
     node-package)
         node_dir=$work/node
         mkdir -p "$node_dir"
-        scripts/clients.sh "$node_dir/dist" >/dev/null
+        client_dist "$node_dir"
         cp -r node/test "$node_dir/project"
         cp node/README.md "$node_dir/README.md"
         (cd "$node_dir/project" && npm install --no-audit --no-fund --silent \
