@@ -14,18 +14,32 @@ CREATE FUNCTION chronoid_generators(
     OUT clock_behind_errors bigint,
     OUT node_id integer,
     OUT epoch timestamptz,
-    OUT since timestamptz)
+    OUT since timestamptz,
+    OUT reservations bigint,
+    OUT reservation_waits bigint,
+    OUT reservation_wait_time double precision)
 RETURNS SETOF record
 LANGUAGE c VOLATILE STRICT PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'chronoid_generators_wrapper';
 COMMENT ON FUNCTION chronoid_generators() IS
-    'One row per server-wide generator (nanoflake, caloriosa, uid60): last ID, durable high-water mark, counters since start; needs chronoid preloaded';
+    'One row per server-wide generator (nanoflake, caloriosa, uid60): last ID, durable high-water mark, counters and reservations since start; needs chronoid preloaded';
 
 CREATE VIEW chronoid_generators AS SELECT * FROM chronoid_generators();
 COMMENT ON VIEW chronoid_generators IS
-    'The server-wide generators: last ID, durable high-water mark, IDs minted, waits, clock-behind events and errors since start';
+    'The server-wide generators: last ID, durable high-water mark, IDs minted, waits, clock-behind events and errors, reservations and the time callers waited for them (ms), since start';
 
 REVOKE ALL ON FUNCTION chronoid_generators() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION chronoid_generators() TO pg_monitor;
 REVOKE ALL ON chronoid_generators FROM PUBLIC;
 GRANT SELECT ON chronoid_generators TO pg_monitor;
+
+-- The way out of a high-water mark left in the future (a clock that jumped
+-- forward), as setval() is for a sequence: superuser only, WAL-logged and
+-- replayed by standbys (docs/guarantees.md says when it is safe).
+CREATE FUNCTION chronoid_set_high_water_mark(generator text, mark timestamptz)
+RETURNS void
+LANGUAGE c VOLATILE STRICT PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'chronoid_set_high_water_mark_wrapper';
+COMMENT ON FUNCTION chronoid_set_high_water_mark(text, timestamptz) IS
+    'Moves a generator''s (nanoflake, caloriosa, uid60) durable high-water mark and ticker to mark, down as well as up; IDs at or above it may be issued again; superuser only';
+REVOKE ALL ON FUNCTION chronoid_set_high_water_mark(text, timestamptz) FROM PUBLIC;

@@ -33,6 +33,8 @@ pub trait TickSource {
     fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind>;
     /// From now on hand out only pairs at or above `mark_ms`.
     fn resume_above(&self, mark_ms: u64);
+    /// From now on hand out pairs from `mark_ms` on, even below the last.
+    fn restart_at(&self, mark_ms: u64);
     /// The last pair handed out, if any.
     fn last_tick(&self) -> Option<Tick>;
 }
@@ -43,6 +45,9 @@ impl<const SEQ_BITS: u32> TickSource for Ticker<SEQ_BITS> {
     }
     fn resume_above(&self, mark_ms: u64) {
         Ticker::resume_above(self, mark_ms)
+    }
+    fn restart_at(&self, mark_ms: u64) {
+        Ticker::restart_at(self, mark_ms)
     }
     fn last_tick(&self) -> Option<Tick> {
         self.last()
@@ -55,6 +60,9 @@ impl<const BITS: u32> TickSource for WrappingTicker<BITS> {
     }
     fn resume_above(&self, mark_ms: u64) {
         WrappingTicker::resume_above(self, mark_ms)
+    }
+    fn restart_at(&self, mark_ms: u64) {
+        WrappingTicker::restart_at(self, mark_ms)
     }
     fn last_tick(&self) -> Option<Tick> {
         self.last()

@@ -51,8 +51,15 @@ use super::ticker::{ClockBehind, Tick};
 /// ID waits at most the generators' 1 s for its clock to pass the mark.
 pub const RESERVATION_WINDOW_MS: u64 = 1000;
 
+/// The largest mark a ticker can resume above: every ticker packs its
+/// millisecond into the top bits of a `u64` (the wrapping one shifts it by
+/// 21), so a mark above this (a hand-edited file, a mistaken
+/// `chronoid_set_high_water_mark`) would wrap around rather than hold.
+pub const MAX_MARK_MS: u64 = (1 << 43) - 1;
+
 /// Unix milliseconds below which every pair handed out lies; 0 before the
-/// first reservation. It only rises.
+/// first reservation. It only rises, except when an operator moves it
+/// ([`HighWaterMark::set`]).
 #[derive(Debug, Default)]
 #[repr(transparent)]
 pub struct HighWaterMark {
@@ -78,7 +85,19 @@ impl HighWaterMark {
     /// The mark to make durable before a pair of `unix_ms` is handed out,
     /// or `None` if the current one covers it.
     pub fn needed_for(&self, unix_ms: u64) -> Option<u64> {
-        (!self.covers(unix_ms)).then(|| unix_ms.saturating_add(RESERVATION_WINDOW_MS))
+        (!self.covers(unix_ms)).then(|| ahead_of(unix_ms))
+    }
+
+    /// Whether the mark should move ahead now, so that callers at `unix_ms`
+    /// never find it crossed: it is no more than half a window above them.
+    pub fn due(&self, unix_ms: u64) -> bool {
+        self.get() <= unix_ms.saturating_add(RESERVATION_WINDOW_MS / 2)
+    }
+
+    /// Moves the mark to `mark_ms`, down as well as up: only for an operator
+    /// who has checked that no ID at or above it exists (and its replay).
+    pub fn set(&self, mark_ms: u64) {
+        self.mark_ms.store(mark_ms, Ordering::Release);
     }
 
     /// Raises the mark to `mark_ms` (never lowers it), once that is durable,
@@ -86,6 +105,116 @@ impl HighWaterMark {
     pub fn raise(&self, mark_ms: u64) {
         self.mark_ms.fetch_max(mark_ms, Ordering::AcqRel);
     }
+}
+
+/// The mark that covers a window of pairs from `unix_ms` on.
+pub fn ahead_of(unix_ms: u64) -> u64 {
+    unix_ms
+        .saturating_add(RESERVATION_WINDOW_MS)
+        .min(MAX_MARK_MS)
+}
+
+/// When the mark of a generator in use must move next: half a window before
+/// callers reach it.
+pub fn due_at(mark_ms: u64) -> u64 {
+    mark_ms.saturating_sub(RESERVATION_WINDOW_MS / 2)
+}
+
+/// Whether a generator is in use, seen from outside its callers: whoever
+/// keeps its mark ahead looks at its ticker now and then, and a generator
+/// whose ticker moved within the last `keep_warm_ms` is warm. Its callers
+/// then write nothing to say so: the ticker is the one word they write anyway.
+#[derive(Debug, Clone, Default)]
+pub struct KeepWarm {
+    last_seen: Option<Tick>,
+    changed_at_ms: Option<u64>,
+}
+
+impl KeepWarm {
+    /// Starts from the ticker as it is: what it held before (a pair resumed
+    /// above a mark at start) is not use.
+    pub fn new(last: Option<Tick>) -> Self {
+        KeepWarm {
+            last_seen: last,
+            changed_at_ms: None,
+        }
+    }
+
+    /// Looks at the ticker's last pair at `now_ms`.
+    pub fn observe(&mut self, last: Option<Tick>, now_ms: u64) {
+        if last != self.last_seen {
+            self.last_seen = last;
+            self.changed_at_ms = Some(now_ms);
+        }
+    }
+
+    /// Counts a caller that asked for a reservation as use.
+    pub fn touch(&mut self, now_ms: u64) {
+        self.changed_at_ms = Some(now_ms);
+    }
+
+    pub fn warm(&self, now_ms: u64, keep_warm_ms: u64) -> bool {
+        self.changed_at_ms
+            .is_some_and(|at| now_ms.saturating_sub(at) <= keep_warm_ms)
+    }
+}
+
+/// The mark a warm generator's keeper should make durable now, if any: its
+/// callers are at `base_ms` (the later of the clock and its last pair), and
+/// once its mark is within half a window of them it moves a window ahead.
+pub fn keep_ahead(mark: &HighWaterMark, base_ms: u64) -> Option<u64> {
+    mark.due(base_ms).then(|| ahead_of(base_ms))
+}
+
+/// The text of `chronoid.marks`: a header, then one line per generator,
+/// `<name> <unix ms>`, the number right-aligned so that the file always has
+/// the same length and can be rewritten in place with one write.
+pub fn format_marks(header: &str, names: &[&str], marks: &[u64]) -> String {
+    let mut text = format!("{header}\n");
+    for (name, mark) in names.iter().zip(marks) {
+        text.push_str(&format!("{name:<9} {mark:>20}\n"));
+    }
+    text
+}
+
+/// Reads `chronoid.marks` strictly: the header, then exactly one line per
+/// generator, each a name and a plain decimal number of milliseconds (no
+/// sign) no larger than [`MAX_MARK_MS`]. A file that says anything else was
+/// not written by chronoid, and starting from it could repeat IDs.
+pub fn parse_marks(text: &str, header: &str, names: &[&str]) -> Result<Vec<u64>, String> {
+    let mut lines = text.lines();
+    if lines.next() != Some(header) {
+        return Err(format!("the first line is not \"{header}\""));
+    }
+    let mut marks: Vec<Option<u64>> = vec![None; names.len()];
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [name, value] = words[..] else {
+            return Err(format!("line \"{line}\" is not \"<generator> <unix ms>\""));
+        };
+        let i = names
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| format!("unknown generator \"{name}\""))?;
+        if !value.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("\"{value}\" is not a number of milliseconds"));
+        }
+        let ms = value
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| *ms <= MAX_MARK_MS)
+            .ok_or_else(|| {
+                format!("{name}'s mark {value} is beyond the largest ({MAX_MARK_MS})")
+            })?;
+        if marks[i].replace(ms).is_some() {
+            return Err(format!("two lines for {name}"));
+        }
+    }
+    names
+        .iter()
+        .zip(marks)
+        .map(|(name, ms)| ms.ok_or_else(|| format!("no line for {name}")))
+        .collect()
 }
 
 /// The ticker's next pair, covered by the mark: when it is not, `reserve`
@@ -110,18 +239,28 @@ pub fn next_covered<S: TickSource + ?Sized>(
 
 /// A ticker seen through its mark: a [`TickSource`] whose every pair is
 /// covered (`reserve` as for [`next_covered`]), for the format generators.
-pub struct Covered<'a, S, R> {
+/// `nudge` is told of a pair that the mark covers by less than half a
+/// window: whoever keeps the mark ahead is late, and should move it now.
+pub struct Covered<'a, S, R, N> {
     pub ticker: &'a S,
     pub mark: &'a HighWaterMark,
     pub reserve: R,
+    pub nudge: N,
 }
 
-impl<S: TickSource, R: Fn(u64)> TickSource for Covered<'_, S, R> {
+impl<S: TickSource, R: Fn(u64), N: Fn(u64)> TickSource for Covered<'_, S, R, N> {
     fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
-        next_covered(self.ticker, self.mark, clock, max_wait_ms, &self.reserve)
+        let tick = next_covered(self.ticker, self.mark, clock, max_wait_ms, &self.reserve)?;
+        if self.mark.due(tick.unix_ms) {
+            (self.nudge)(tick.unix_ms);
+        }
+        Ok(tick)
     }
     fn resume_above(&self, mark_ms: u64) {
         self.ticker.resume_above(mark_ms)
+    }
+    fn restart_at(&self, mark_ms: u64) {
+        self.ticker.restart_at(mark_ms)
     }
     fn last_tick(&self) -> Option<Tick> {
         self.ticker.last_tick()
@@ -229,6 +368,91 @@ mod tests {
             issued > 50_000 && refused > 10_000,
             "{issued} issued, {refused} refused"
         );
+    }
+
+    #[test]
+    fn a_warm_generator_is_kept_half_a_window_ahead() {
+        let mark = HighWaterMark::new();
+        assert_eq!(keep_ahead(&mark, 10_000), Some(11_000), "no mark yet");
+        mark.raise(11_000);
+        assert_eq!(keep_ahead(&mark, 10_000), None);
+        assert_eq!(keep_ahead(&mark, 10_499), None);
+        assert_eq!(
+            keep_ahead(&mark, 10_500),
+            Some(11_500),
+            "half a window left"
+        );
+        assert_eq!(due_at(11_000), 10_500);
+        assert_eq!(
+            ahead_of(MAX_MARK_MS),
+            MAX_MARK_MS,
+            "never beyond the largest mark"
+        );
+    }
+
+    #[test]
+    fn keep_warm_counts_ticker_moves_not_what_it_held_at_start() {
+        let resumed = Some(Tick {
+            unix_ms: 999,
+            sequence: 4095,
+        });
+        let mut w = KeepWarm::new(resumed);
+        w.observe(resumed, 5_000);
+        assert!(!w.warm(5_000, 10_000), "resumed above a mark is not use");
+        w.observe(
+            Some(Tick {
+                unix_ms: 5_001,
+                sequence: 0,
+            }),
+            5_001,
+        );
+        assert!(w.warm(15_001, 10_000));
+        assert!(
+            !w.warm(15_002, 10_000),
+            "cold once idle longer than keep-warm"
+        );
+        w.touch(20_000);
+        assert!(w.warm(20_000, 10_000), "a caller that asked is use");
+    }
+
+    const HEADER: &str = "chronoid high-water marks 1";
+    const NAMES: [&str; 3] = ["nanoflake", "caloriosa", "uid60"];
+
+    #[test]
+    fn marks_file_round_trips_at_a_fixed_length() {
+        let a = format_marks(HEADER, &NAMES, &[0, 1_764_092_173_000, 7]);
+        let b = format_marks(HEADER, &NAMES, &[MAX_MARK_MS, MAX_MARK_MS, MAX_MARK_MS]);
+        assert_eq!(a.len(), b.len(), "rewritten in place with one write");
+        assert_eq!(
+            parse_marks(&a, HEADER, &NAMES),
+            Ok(vec![0, 1_764_092_173_000, 7])
+        );
+        // 0.5.0 wrote one space and no padding.
+        let old = "chronoid high-water marks 1\nnanoflake 5\ncaloriosa 6\nuid60 7\n";
+        assert_eq!(parse_marks(old, HEADER, &NAMES), Ok(vec![5, 6, 7]));
+    }
+
+    #[test]
+    fn marks_file_rejects_what_chronoid_never_writes() {
+        let bad =
+            |body: &str| parse_marks(&format!("{HEADER}\n{body}"), HEADER, &NAMES).unwrap_err();
+        assert!(bad("nanoflake 5\nnanoflake 9\ncaloriosa 6\nuid60 7\n")
+            .contains("two lines for nanoflake"));
+        assert!(bad("nanoflake +5\ncaloriosa 6\nuid60 7\n").contains("not a number"));
+        assert!(bad("nanoflake -5\ncaloriosa 6\nuid60 7\n").contains("not a number"));
+        assert!(
+            bad("nanoflake 99999999999999999999999\ncaloriosa 6\nuid60 7\n")
+                .contains("beyond the largest")
+        );
+        assert!(
+            bad("nanoflake 8796093022208\ncaloriosa 6\nuid60 7\n").contains("beyond the largest")
+        );
+        assert!(bad("nanoflake 5 6\ncaloriosa 6\nuid60 7\n").contains("is not"));
+        assert!(bad("caloriosa 6\nuid60 7\n").contains("no line for nanoflake"));
+        assert!(bad("snowflake 1\n").contains("unknown generator"));
+        assert!(parse_marks("x\n", HEADER, &NAMES)
+            .unwrap_err()
+            .contains("first line"));
     }
 
     #[test]

@@ -97,6 +97,13 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
         }
     }
 
+    /// Makes the next pair lie at or above `mark_ms` and no lower, even if
+    /// the ticker was past it: an operator moved the generator's mark back.
+    pub fn restart_at(&self, mark_ms: u64) {
+        self.last
+            .store((mark_ms << SEQ_BITS).saturating_sub(1), Ordering::Release);
+    }
+
     /// Hands out the next pair. Waits while the current millisecond's
     /// sequence is used up or the clock is behind the last pair, for at most
     /// `max_wait_ms` of monotonic time; a clock that is further behind than
@@ -218,6 +225,16 @@ impl<const BITS: u32> WrappingTicker<BITS> {
                 Ordering::AcqRel,
             );
         }
+    }
+
+    /// As [`Ticker::restart_at`].
+    pub fn restart_at(&self, mark_ms: u64) {
+        let state = if mark_ms > 0 {
+            Self::pack(mark_ms - 1, 1 << BITS, Self::MASK)
+        } else {
+            Self::MASK
+        };
+        self.state.store(state, Ordering::Release);
     }
 
     pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
@@ -453,6 +470,27 @@ mod tests {
         assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 3_000);
         c.now_ms = 3_500;
         assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 3_500);
+    }
+
+    #[test]
+    fn restart_at_moves_a_ticker_back_as_well_as_forward() {
+        let t = T12::new();
+        let mut c = FakeClock::at(50_000);
+        t.next(&mut c, 1000).unwrap();
+        t.restart_at(20_000);
+        c.now_ms = 20_000;
+        assert_eq!(t.next(&mut c, 1000), Ok(tick(20_000, 0)));
+        let w = WrappingTicker::<10>::new();
+        c.now_ms = 50_000;
+        w.next(&mut c, 1000).unwrap();
+        w.restart_at(20_000);
+        c.now_ms = 20_000;
+        assert_eq!(w.next(&mut c, 1000).unwrap().unix_ms, 20_000);
+        w.restart_at(60_000);
+        assert!(
+            w.next(&mut c, 1000).is_err(),
+            "a mark ahead of the clock refuses"
+        );
     }
 
     #[test]

@@ -6,11 +6,12 @@
 //! (`CounterIdSqlType`) and names its SQL functions in one `counter_id_functions!`.
 
 use pgrx::datum::{Internal, TimestampWithTimeZone};
-use pgrx::PgSqlErrorCode;
+use pgrx::{pg_sys, PgSqlErrorCode};
 
 use chronoid_formats::counter_id::{CounterId, GenerateError, MAX_CLOCK_WAIT_MS};
 
-use super::high_water::{self, Generator};
+use super::high_water::Generator;
+use super::reserver;
 use super::{error, shmem, BackendClock, BackendLocal};
 use chronoid_formats::generator_stats::Observed;
 use chronoid_formats::high_water::Covered;
@@ -86,10 +87,12 @@ pub fn from_bigint<T: CounterIdSqlType>(value: i64) -> T {
 pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     shmem::require_preloaded(function);
     refuse_during_recovery(function);
+    refuse_in_read_only_transaction(function);
     let covered = Covered {
         ticker: T::ticker(),
         mark: T::GENERATOR.mark(),
-        reserve: |unix_ms| high_water::reserve(T::GENERATOR, unix_ms),
+        reserve: |unix_ms| reserver::wait_for_reservation(T::GENERATOR, unix_ms, function),
+        nudge: |_| reserver::nudge(),
     };
     let epoch = T::epoch_unix_ms();
     let mut clock = Observed::new(BackendClock);
@@ -110,10 +113,24 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     }
 }
 
+/// A read-only transaction writes nothing, and an ID from a counter
+/// generator may need a reservation (WAL): refused as `nextval()` is, which
+/// also keeps a primary fenced with `default_transaction_read_only` from
+/// minting. `gen_scru160()` needs no mark and keeps working.
+pub fn refuse_in_read_only_transaction(function: &str) {
+    // SAFETY: a process-local flag PostgreSQL sets per transaction.
+    if unsafe { pg_sys::XactReadOnly } {
+        error(
+            PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
+            format!("cannot execute {function} in a read-only transaction"),
+        );
+    }
+}
+
 /// A standby shares its primary's node id and replays, rather than makes,
 /// high-water marks: an ID minted there could equal one the primary mints.
 /// Refused as `nextval()` is during recovery.
-fn refuse_during_recovery(function: &str) {
+pub fn refuse_during_recovery(function: &str) {
     // Recovery never starts again in a process that saw it end: once it has,
     // the value exists and the check is one load.
     static RECOVERY_ENDED: BackendLocal<()> = BackendLocal::new();

@@ -55,6 +55,13 @@ unsafe extern "C-unwind" {
     /// read of shared state under a spinlock.
     #[link_name = "RecoveryInProgress"]
     pub fn recovery_in_progress_unguarded() -> bool;
+    /// PostgreSQL's own signal handlers (tcop/tcopprot.h,
+    /// postmaster/interrupt.h), installed as they are by its processes:
+    /// pgrx's bindings are Rust wrappers, not the C functions.
+    #[link_name = "die"]
+    pub fn die_signal_handler(signal: std::ffi::c_int);
+    #[link_name = "SignalHandlerForConfigReload"]
+    pub fn config_reload_signal_handler(signal: std::ffi::c_int);
 }
 
 /// Argument `n` of a (strict) call.

@@ -65,6 +65,9 @@ type Row = (
     Option<i32>,
     TimestampWithTimeZone,
     TimestampWithTimeZone,
+    i64,
+    i64,
+    f64,
 );
 
 fn row<T: CounterIdSqlType>() -> Row {
@@ -76,6 +79,7 @@ fn row<T: CounterIdSqlType>() -> Row {
         .flatten();
     let mark = T::GENERATOR.mark().get();
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let (reservations, waits, wait_ms) = super::reserver::counters(T::GENERATOR);
     (
         T::GENERATOR.name().to_owned(),
         last.map(|t| super::unix_ms_timestamptz(t.unix_ms as i64)),
@@ -89,6 +93,9 @@ fn row<T: CounterIdSqlType>() -> Row {
         T::node_id().map(i32::from),
         super::unix_ms_timestamptz(T::epoch_unix_ms()),
         super::unix_ms_timestamptz(shmem::GENERATOR_COUNTERS.get().0.since_unix_ms as i64),
+        count(reservations),
+        count(waits),
+        wait_ms,
     )
 }
 
@@ -109,6 +116,9 @@ fn chronoid_generators() -> TableIterator<
         name!(node_id, Option<i32>),
         name!(epoch, TimestampWithTimeZone),
         name!(since, TimestampWithTimeZone),
+        name!(reservations, i64),
+        name!(reservation_waits, i64),
+        name!(reservation_wait_time, f64),
     ),
 > {
     shmem::require_preloaded("chronoid_generators()");

@@ -20,7 +20,11 @@ pub struct Settings {
 }
 
 /// Every setting chronoid defines, grouped by the type that owns it.
-const ALL: [Settings; 2] = [super::nanoflake::SETTINGS, super::codokey::SETTINGS];
+const ALL: [Settings; 3] = [
+    super::nanoflake::SETTINGS,
+    super::codokey::SETTINGS,
+    super::reserver::SETTINGS,
+];
 
 /// Whether the settings are defined while the server starts (the library is
 /// preloaded) or later, when a session first loads it.

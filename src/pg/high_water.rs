@@ -5,30 +5,38 @@
 //!
 //! The policy (when a mark moves, how far) is the formats crate's
 //! `high_water`; here the mark is made durable and read back:
-//! - before a generator hands out an ID above its mark, the new mark is
-//!   WAL-logged through chronoid's own resource manager and flushed (so a
-//!   standby replays it, and an ID seen by a `SELECT` that never commits is
-//!   covered too), then written to `chronoid.marks` in the data directory,
-//!   renamed into place and fsynced, the way replication slots keep theirs;
-//! - a standby's redo raises its marks and rewrites its file the same way;
+//! - a mark moves only in the reserver (`reserver.rs`), ahead of the
+//!   generators that use it: written to `chronoid.marks` in the data
+//!   directory and fsynced, then WAL-logged through chronoid's own resource
+//!   manager, flushed and acknowledged by the synchronous standbys, the way
+//!   a commit is, before it is raised in shared memory;
+//! - a standby's redo raises its marks and writes its file in place without
+//!   a flush; its reserver flushes the file just after, and the end of
+//!   recovery flushes it before the first ID;
 //! - at start (and whenever the postmaster rebuilds shared memory) the file
 //!   is read and each ticker resumes above its mark; crash recovery and a
 //!   standby's replay raise them further.
 //!
-//! The file is written at every move rather than only at checkpoints
-//! because PostgreSQL gives extensions no checkpoint hook: a mark logged
-//! before a checkpoint's redo point is not replayed after a crash, so it
-//! must already be in the file. ARCHITECTURE.md says why this route and not
-//! a sequence, and what can still go wrong.
+//! The file comes first: a mark in the file but not in the WAL (a crash in
+//! between) is only higher than needed, while a mark in the WAL but not in
+//! the file could be skipped by a checkpoint or a base backup whose redo
+//! point passed it. ARCHITECTURE.md says why this route and not a
+//! sequence, and what can still go wrong.
 
 use std::ffi::{c_char, CStr};
+use std::os::unix::fs::FileExt;
+use std::os::unix::io::FromRawFd;
 
+use pgrx::datum::TimestampWithTimeZone;
 use pgrx::pg_sys;
 use pgrx::{pg_guard, pg_shmem_init, PgAtomic, PgLwLock, PgSqlErrorCode};
 
-use chronoid_formats::high_water::HighWaterMark;
+use chronoid_formats::counter_id::TickSource;
+use chronoid_formats::high_water::{format_marks, parse_marks, HighWaterMark, MAX_MARK_MS};
+use chronoid_formats::ticker::Tick;
 use chronoid_formats::time::format_utc_instant;
 
+use super::reserver;
 use super::shmem::{self, InShmem};
 use super::BackendClock;
 use chronoid_formats::clock::Clock;
@@ -37,14 +45,18 @@ use chronoid_formats::clock::Clock;
 /// (CustomWALResourceManagers) lists the ids extensions have taken: 128 is
 /// for development, 129-140 and 241 are taken; 207 is free there.
 pub const RMGR_ID: u8 = 207;
-/// The one record kind: "generator G's mark is now M" (the high four bits
-/// of xl_info are the resource manager's).
+/// 0.5.0's record, "generator G's mark is now M", still replayed (the high
+/// four bits of xl_info are the resource manager's).
 const XLOG_MARK: u8 = 0x10;
+/// "The marks are now M0, M1, M2": every generator's, so that any one
+/// record replayed carries all that came before it.
+const XLOG_MARKS: u8 = 0x20;
+/// "An operator moved generator G's mark to M", down as well as up.
+const XLOG_SET_MARK: u8 = 0x30;
 
 /// In the data directory, beside postgresql.auto.conf: one line per
 /// generator, so an operator can read it, and pg_basebackup copies it.
 const MARKS_FILE: &CStr = c"chronoid.marks";
-const MARKS_TEMP: &CStr = c"chronoid.marks.tmp";
 const FILE_HEADER: &str = "chronoid high-water marks 1";
 
 /// The generators whose uniqueness rests on a shared ticker.
@@ -57,17 +69,18 @@ pub enum Generator {
 
 impl Generator {
     pub const ALL: [Generator; 3] = [Generator::Nanoflake, Generator::Caloriosa, Generator::Uid60];
+    const NAMES: [&'static str; 3] = ["nanoflake", "caloriosa", "uid60"];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Generator::Nanoflake => "nanoflake",
-            Generator::Caloriosa => "caloriosa",
-            Generator::Uid60 => "uid60",
-        }
+        Self::NAMES[self as usize]
     }
 
     fn from_index(index: u32) -> Option<Self> {
         Self::ALL.get(index as usize).copied()
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.name() == name)
     }
 
     pub fn mark(self) -> &'static HighWaterMark {
@@ -78,21 +91,45 @@ impl Generator {
         &shmem::GENERATOR_COUNTERS.get().0.stats[self as usize]
     }
 
-    fn resume_ticker_above(self, mark_ms: u64) {
+    fn ticker(self) -> &'static dyn ErasedTicker {
         match self {
-            Generator::Nanoflake => shmem::NANOFLAKE_TICKER.get().resume_above(mark_ms),
-            Generator::Caloriosa => shmem::CALORIOSA_TICKER.get().resume_above(mark_ms),
-            Generator::Uid60 => shmem::UID60_TICKER.get().resume_above(mark_ms),
+            Generator::Nanoflake => &shmem::NANOFLAKE_TICKER.get().0,
+            Generator::Caloriosa => &shmem::CALORIOSA_TICKER.get().0,
+            Generator::Uid60 => &shmem::UID60_TICKER.get().0,
         }
+    }
+
+    /// The last pair this generator's ticker holds.
+    pub fn last_tick(self) -> Option<Tick> {
+        self.ticker().last()
+    }
+}
+
+/// The three tickers' types differ; what the marks do to them does not.
+trait ErasedTicker {
+    fn last(&self) -> Option<Tick>;
+    fn resume_above(&self, mark_ms: u64);
+    fn restart_at(&self, mark_ms: u64);
+}
+
+impl<T: TickSource> ErasedTicker for T {
+    fn last(&self) -> Option<Tick> {
+        self.last_tick()
+    }
+    fn resume_above(&self, mark_ms: u64) {
+        TickSource::resume_above(self, mark_ms)
+    }
+    fn restart_at(&self, mark_ms: u64) {
+        TickSource::restart_at(self, mark_ms)
     }
 }
 
 /// The marks generators read on every call, without a lock.
 pub struct Marks([HighWaterMark; 3]);
 /// What `chronoid.marks` holds (the durable marks), under the lock that
-/// serializes every move of a mark, in backends and in redo.
+/// serializes every move of a mark: the reserver's, an operator's, redo's.
 #[derive(Default)]
-pub struct DurableMarks([u64; 3]);
+pub struct DurableMarks(pub [u64; 3]);
 
 // SAFETY: atomics and plain integers, valid in any process mapping them.
 unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<Marks> {}
@@ -102,22 +139,14 @@ unsafe impl pgrx::shmem::PGRXSharedMemory for DurableMarks {}
 // SAFETY: unique names; `init` places both before any backend runs.
 static MARKS: PgAtomic<InShmem<Marks>> = unsafe { PgAtomic::new(c"chronoid.high_water_marks") };
 // SAFETY: as above.
-static DURABLE: PgLwLock<DurableMarks> = unsafe { PgLwLock::new(c"chronoid.durable_marks") };
-
-/// The WAL record's payload.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct MarkRecord {
-    generator: u32,
-    _pad: u32,
-    mark_ms: u64,
-}
+pub static DURABLE: PgLwLock<DurableMarks> = unsafe { PgLwLock::new(c"chronoid.durable_marks") };
 
 /// From `_PG_init` while preloading (after the tickers' `pg_shmem_init!`,
 /// so that the hook below runs after theirs).
 pub fn init() {
     pg_shmem_init!(MARKS = InShmem(Marks(Default::default())));
     pg_shmem_init!(DURABLE);
+    reserver::init();
     // SAFETY: preloading, in the postmaster; both hooks chain to whatever
     // was installed before.
     unsafe {
@@ -140,7 +169,7 @@ static RMGR: Rmgr = Rmgr(pg_sys::RmgrData {
     rm_desc: Some(desc),
     rm_identify: Some(identify),
     rm_startup: None,
-    rm_cleanup: Some(log_marks_after_recovery),
+    rm_cleanup: Some(flush_marks_after_recovery),
     rm_mask: None,
     rm_decode: None,
 });
@@ -161,56 +190,64 @@ unsafe extern "C-unwind" fn load_marks_at_startup() {
     if unsafe { pg_sys::IsUnderPostmaster } {
         return;
     }
+    reserver::init_shared();
     let marks = read_marks_file();
     *DURABLE.exclusive() = DurableMarks(marks);
     for g in Generator::ALL {
         g.mark().raise(marks[g as usize]);
-        g.resume_ticker_above(marks[g as usize]);
+        g.ticker().resume_above(marks[g as usize]);
     }
     log_marks("at start");
 }
 
 /// The marks in the file, all 0 if there is none (a cluster whose
-/// generators never ran). A file that is there but unreadable stops the
-/// server: starting without it could repeat IDs.
+/// generators never ran). A file that is there but unreadable, or says
+/// anything chronoid never writes, stops the server: starting without it
+/// could repeat IDs.
 fn read_marks_file() -> [u64; 3] {
     let name = MARKS_FILE.to_str().expect("ASCII");
-    let text = match std::fs::read_to_string(name) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return [0; 3],
+    let text = match read_file(MARKS_FILE) {
+        Ok(Some(bytes)) => String::from_utf8(bytes).unwrap_or_default(),
+        Ok(None) => return [0; 3],
         Err(e) => bad_marks_file(format!("could not read file \"{name}\": {e}")),
     };
-    parse_marks(&text).unwrap_or_else(|why| {
-        bad_marks_file(format!(
-            "file \"{name}\" is not a chronoid marks file: {why}"
-        ))
-    })
+    parse_marks(&text, FILE_HEADER, &Generator::NAMES)
+        .and_then(|marks| marks.try_into().map_err(|_| "three marks".to_owned()))
+        .unwrap_or_else(|why| {
+            bad_marks_file(format!(
+                "file \"{name}\" is not a chronoid marks file: {why}"
+            ))
+        })
 }
 
-fn parse_marks(text: &str) -> Result<[u64; 3], String> {
-    let mut lines = text.lines();
-    if lines.next() != Some(FILE_HEADER) {
-        return Err(format!("the first line is not \"{FILE_HEADER}\""));
+/// A whole small file through PostgreSQL's file API; `None` if it is absent.
+fn read_file(path: &CStr) -> std::io::Result<Option<Vec<u8>>> {
+    // SAFETY: a NUL-terminated path; the descriptor is PostgreSQL's
+    // transient file, closed below and never closed by `File` (ManuallyDrop).
+    let fd = unsafe { pg_sys::OpenTransientFile(path.as_ptr(), (libc_flags::O_RDONLY) as _) };
+    if fd < 0 {
+        let e = std::io::Error::last_os_error();
+        return if e.kind() == std::io::ErrorKind::NotFound {
+            Ok(None)
+        } else {
+            Err(e)
+        };
     }
-    let mut marks = [None; 3];
-    for line in lines {
-        let (name, value) = line
-            .split_once(' ')
-            .ok_or_else(|| format!("line \"{line}\" is not \"<generator> <unix ms>\""))?;
-        let g = Generator::ALL
-            .into_iter()
-            .find(|g| g.name() == name)
-            .ok_or_else(|| format!("unknown generator \"{name}\""))?;
-        let ms = value
-            .parse::<u64>()
-            .map_err(|_| format!("\"{value}\" is not a number of milliseconds"))?;
-        marks[g as usize] = Some(ms);
-    }
-    let mut out = [0; 3];
-    for g in Generator::ALL {
-        out[g as usize] = marks[g as usize].ok_or_else(|| format!("no line for {}", g.name()))?;
-    }
-    Ok(out)
+    // SAFETY: as above.
+    let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    let mut bytes = Vec::new();
+    let result = std::io::Read::read_to_end(&mut &*file, &mut bytes);
+    // SAFETY: the transient file opened above.
+    unsafe { pg_sys::CloseTransientFile(fd) };
+    result.map(|_| Some(bytes))
+}
+
+/// The open(2) flags PostgreSQL's file API takes (Linux values; PG_BINARY
+/// is 0 there).
+mod libc_flags {
+    pub const O_RDONLY: i32 = 0;
+    pub const O_RDWR: i32 = 2;
+    pub const O_CREAT: i32 = 0o100;
 }
 
 fn bad_marks_file(message: String) -> ! {
@@ -228,78 +265,257 @@ fn bad_marks_file(message: String) -> ! {
     unreachable!("FATAL does not return")
 }
 
-/// Writes all three durable marks to the file, renamed into place and
-/// fsynced (file, then directory) by PostgreSQL's `durable_rename`.
-fn write_marks_file(marks: &[u64; 3]) {
-    let mut text = format!("{FILE_HEADER}\n");
-    for g in Generator::ALL {
-        text.push_str(&format!("{} {}\n", g.name(), marks[g as usize]));
-    }
-    let temp = MARKS_TEMP.to_str().expect("ASCII");
-    if let Err(e) = std::fs::write(temp, text) {
-        super::error(
-            PgSqlErrorCode::ERRCODE_IO_ERROR,
-            format!("could not write file \"{temp}\": {e}"),
-        );
-    }
-    // SAFETY: two NUL-terminated paths; ERROR on failure (raised through
-    // pgrx's guard).
-    unsafe {
-        pg_sys::durable_rename(
-            MARKS_TEMP.as_ptr(),
+/// How a write of the marks file ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flush {
+    /// fsynced (and the directory, if the file is new): before a mark is
+    /// logged, and at the end of recovery.
+    Now,
+    /// Left to the OS, flushed soon by the reserver: in redo, so that replay
+    /// runs at the speed of the WAL.
+    Later,
+}
+
+/// Writes all three marks over the file in place: one write of a fixed
+/// length (`format_marks`), which the OS does not tear, as PostgreSQL
+/// writes pg_control.
+fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
+    let text = format_marks(FILE_HEADER, &Generator::NAMES, marks);
+    let name = MARKS_FILE.to_str().expect("ASCII");
+    let created = !std::path::Path::new(name).exists();
+    // SAFETY: as in `read_file`.
+    let fd = unsafe {
+        pg_sys::OpenTransientFilePerm(
             MARKS_FILE.as_ptr(),
-            pgrx::PgLogLevel::ERROR as _,
+            (libc_flags::O_RDWR | libc_flags::O_CREAT) as _,
+            0o600,
         )
     };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: as in `read_file`.
+    let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    let mut result = file.write_all_at(text.as_bytes(), 0);
+    // SAFETY: the descriptor opened above.
+    if result.is_ok() && flush == Flush::Now && unsafe { pg_sys::pg_fsync(fd) } != 0 {
+        result = Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: the transient file opened above.
+    unsafe { pg_sys::CloseTransientFile(fd) };
+    if result.is_ok() && created && flush == Flush::Now {
+        result = fsync_data_directory();
+    }
+    result
 }
 
-/// Called by a generator whose next pair (of `unix_ms`) its mark does not
-/// cover: moves the mark past it and makes that durable before returning.
-pub fn reserve(g: Generator, unix_ms: u64) {
-    let mut durable = DURABLE.exclusive();
-    // Another backend may have moved it while this one waited for the lock.
-    let Some(to) = g.mark().needed_for(unix_ms) else {
-        return;
+/// fsyncs the file as it now is, and the directory (a standby's redo may
+/// have created it): what redo's `Flush::Later` left to the reserver.
+pub fn flush_marks_file() -> std::io::Result<()> {
+    // SAFETY: as in `read_file`.
+    let fd = unsafe { pg_sys::OpenTransientFile(MARKS_FILE.as_ptr(), libc_flags::O_RDWR as _) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: the descriptor opened above.
+    let mut result = if unsafe { pg_sys::pg_fsync(fd) } != 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        Ok(())
     };
-    let record = MarkRecord {
-        generator: g as u32,
-        _pad: 0,
-        mark_ms: to,
-    };
-    // SAFETY: the record outlives XLogInsert, which copies it; not in
-    // recovery (generators refuse there first).
+    // SAFETY: the transient file opened above.
+    unsafe { pg_sys::CloseTransientFile(fd) };
+    if result.is_ok() {
+        result = fsync_data_directory();
+    }
+    result
+}
+
+fn fsync_data_directory() -> std::io::Result<()> {
+    // SAFETY: "." is the data directory; LOG (not ERROR) level, so a
+    // failure comes back as -1 and is raised by the caller.
+    let rc = unsafe { pg_sys::fsync_fname_ext(c".".as_ptr(), true, false, pg_sys::LOG as _) };
+    if rc != 0 {
+        return Err(std::io::Error::other("could not fsync the data directory"));
+    }
+    Ok(())
+}
+
+fn raise_file_error(e: std::io::Error) -> ! {
+    super::error(
+        PgSqlErrorCode::ERRCODE_IO_ERROR,
+        format!(
+            "could not write file \"{}\": {e}",
+            MARKS_FILE.to_str().expect("ASCII")
+        ),
+    )
+}
+
+/// Makes `marks` durable (file, then WAL, flushed and acknowledged by the
+/// synchronous standbys) under the lock held by the caller, and returns
+/// whether they may be raised: not if this process was told to exit while
+/// it waited for the standbys (their acknowledgement never came).
+pub fn log_marks_record(info: u8, payload: &[u8], file_marks: &[u64; 3]) -> bool {
+    write_marks_file(file_marks, Flush::Now).unwrap_or_else(|e| raise_file_error(e));
+    // SAFETY: the payload outlives XLogInsert, which copies it; not in
+    // recovery (callers refuse there first).
     unsafe {
         pg_sys::XLogBeginInsert();
-        pg_sys::XLogRegisterData(
-            std::ptr::addr_of!(record).cast_mut().cast(),
-            std::mem::size_of::<MarkRecord>() as _,
-        );
-        let lsn = pg_sys::XLogInsert(RMGR_ID, XLOG_MARK);
+        pg_sys::XLogRegisterData(payload.as_ptr().cast_mut().cast(), payload.len() as _);
+        let lsn = pg_sys::XLogInsert(RMGR_ID, info);
         pg_sys::XLogFlush(lsn);
+        // As a commit waits: an ID a SELECT saw must survive a failover to
+        // a synchronous standby as a committed row does. It returns early
+        // only when this process must exit (or a backend's query is
+        // cancelled, which the reserver ignores).
+        pg_sys::SyncRepWaitForLSN(lsn, false);
+        pg_sys::ProcDiePending == 0
     }
-    durable.0[g as usize] = to;
-    write_marks_file(&durable.0);
-    g.mark().raise(to);
 }
 
-/// Replays a mark: on a standby, and in crash recovery.
+/// Moves the marks of the generators in `targets` up to them, as one
+/// record; returns which moved. Only the reserver calls it.
+pub fn reserve(targets: [Option<u64>; 3]) -> [bool; 3] {
+    let mut durable = DURABLE.exclusive();
+    let mut next = durable.0;
+    let mut moved = [false; 3];
+    for g in Generator::ALL {
+        if let Some(to) = targets[g as usize] {
+            if to > next[g as usize] {
+                next[g as usize] = to;
+                moved[g as usize] = true;
+            }
+        }
+    }
+    if !moved.contains(&true) {
+        return moved;
+    }
+    let payload: Vec<u8> = next.iter().flat_map(|m| m.to_le_bytes()).collect();
+    if !log_marks_record(XLOG_MARKS, &payload, &next) {
+        return [false; 3];
+    }
+    durable.0 = next;
+    for g in Generator::ALL {
+        g.mark().raise(next[g as usize]);
+    }
+    moved
+}
+
+/// `chronoid_set_high_water_mark(generator, mark)`: as `setval()` is for a
+/// sequence, the way out of a mark a forward clock jump left in the future.
+#[pgrx::pg_extern(sql = false)]
+fn chronoid_set_high_water_mark(generator: &str, mark: TimestampWithTimeZone) {
+    const FUNCTION: &str = "chronoid_set_high_water_mark()";
+    shmem::require_preloaded(FUNCTION);
+    // SAFETY: reads the session's user.
+    if !unsafe { pg_sys::superuser() } {
+        super::error_with_hint(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            "permission denied to set a chronoid high-water mark".into(),
+            "Only a superuser may: a mark moved back lets the generator issue IDs again.",
+        );
+    }
+    super::counter_id::refuse_during_recovery(FUNCTION);
+    super::counter_id::refuse_in_read_only_transaction(FUNCTION);
+    let Some(g) = Generator::from_name(generator) else {
+        super::error_with_hint(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!("unknown chronoid generator \"{generator}\""),
+            "The generators with a high-water mark are nanoflake, caloriosa and uid60.",
+        );
+    };
+    let ms = super::timestamptz_unix_ms(mark, "a high-water mark");
+    let Some(ms) = u64::try_from(ms)
+        .ok()
+        .filter(|ms| (1..=MAX_MARK_MS).contains(ms))
+    else {
+        super::error(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!(
+                "a high-water mark must lie after 1970-01-01 00:00:00 UTC and no later than {}",
+                format_utc_instant(MAX_MARK_MS as i64)
+            ),
+        );
+    };
+    let mut durable = DURABLE.exclusive();
+    let old = durable.0[g as usize];
+    let mut next = durable.0;
+    next[g as usize] = ms;
+    let payload: Vec<u8> = (g as u32)
+        .to_le_bytes()
+        .into_iter()
+        .chain(0u32.to_le_bytes())
+        .chain(ms.to_le_bytes())
+        .collect();
+    if !log_marks_record(XLOG_SET_MARK, &payload, &next) {
+        // Told to exit while the standbys had not acknowledged it.
+        pgrx::check_for_interrupts!();
+    }
+    durable.0 = next;
+    g.mark().set(ms);
+    g.ticker().restart_at(ms);
+    drop(durable);
+    reserver::marks_moved();
+    if ms < old {
+        pgrx::pg_sys::panic::ErrorReport::new(
+            PgSqlErrorCode::ERRCODE_WARNING,
+            format!(
+                "the high-water mark of {} moved back from {} to {}",
+                g.name(),
+                format_utc_instant(old as i64),
+                format_utc_instant(ms as i64)
+            ),
+            "chronoid",
+        )
+        .set_detail(format!(
+            "gen_{}() may now issue IDs at or above {} again: any such ID issued before can repeat.",
+            g.name(),
+            format_utc_instant(ms as i64)
+        ))
+        .report(pgrx::PgLogLevel::WARNING);
+    }
+}
+
+/// What redo does to the marks: raise them (a reservation) or set one (an
+/// operator's move).
+enum Replayed {
+    Raise([u64; 3]),
+    Set(Generator, u64),
+}
+
+/// Replays marks: on a standby, and in crash recovery. The file is written
+/// but not flushed here; the reserver flushes it (`flush_marks_file`).
 #[pg_guard]
 unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
     // SAFETY: PostgreSQL passes the decoded record being replayed.
     let (info, data) = unsafe { record_info_and_data(record) };
-    let Some((g, mark_ms)) = (info == XLOG_MARK).then(|| decode(data)).flatten() else {
+    let Some(replayed) = decode(info, data) else {
         pgrx::error!(
             "chronoid: unknown WAL record (info {info:#x}, {} bytes)",
             data.len()
         );
     };
     let mut durable = DURABLE.exclusive();
-    if mark_ms > durable.0[g as usize] {
-        durable.0[g as usize] = mark_ms;
-        write_marks_file(&durable.0);
+    let before = durable.0;
+    match replayed {
+        Replayed::Raise(marks) => {
+            for g in Generator::ALL {
+                let m = marks[g as usize];
+                durable.0[g as usize] = durable.0[g as usize].max(m);
+                g.mark().raise(m);
+                g.ticker().resume_above(m);
+            }
+        }
+        Replayed::Set(g, m) => {
+            durable.0[g as usize] = m;
+            g.mark().set(m);
+            g.ticker().restart_at(m);
+        }
     }
-    g.mark().raise(mark_ms);
-    g.resume_ticker_above(mark_ms);
+    if durable.0 != before {
+        write_marks_file(&durable.0, Flush::Later).unwrap_or_else(|e| raise_file_error(e));
+        reserver::replayed_marks_written();
+    }
 }
 
 /// # Safety
@@ -322,22 +538,50 @@ unsafe fn record_info_and_data<'a>(record: *mut pg_sys::XLogReaderState) -> (u8,
     }
 }
 
-fn decode(data: &[u8]) -> Option<(Generator, u64)> {
-    if data.len() != std::mem::size_of::<MarkRecord>() {
-        return None;
+fn u64_at(data: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// The records' payloads are little-endian integers: a generator index
+/// (u32) and 4 bytes of padding before a mark, or three marks.
+fn decode(info: u8, data: &[u8]) -> Option<Replayed> {
+    let one = || {
+        (data.len() == 16).then_some(())?;
+        let g = Generator::from_index(u32::from_le_bytes(data[..4].try_into().ok()?))?;
+        Some((g, u64_at(data, 8)))
+    };
+    match info {
+        XLOG_MARK => one().map(|(g, m)| {
+            let mut marks = [0; 3];
+            marks[g as usize] = m;
+            Replayed::Raise(marks)
+        }),
+        XLOG_MARKS if data.len() == 24 => Some(Replayed::Raise([
+            u64_at(data, 0),
+            u64_at(data, 8),
+            u64_at(data, 16),
+        ])),
+        XLOG_SET_MARK => one().map(|(g, m)| Replayed::Set(g, m)),
+        _ => None,
     }
-    // SAFETY: exactly a MarkRecord's bytes (read unaligned).
-    let record = unsafe { data.as_ptr().cast::<MarkRecord>().read_unaligned() };
-    Some((Generator::from_index(record.generator)?, record.mark_ms))
 }
 
 /// For pg_waldump and pg_walinspect.
 #[pg_guard]
 unsafe extern "C-unwind" fn desc(buf: pg_sys::StringInfo, record: *mut pg_sys::XLogReaderState) {
     // SAFETY: as in `redo`.
-    let (_, data) = unsafe { record_info_and_data(record) };
-    let text = match decode(data) {
-        Some((g, ms)) => format!("{} mark {ms} ({})", g.name(), format_utc_instant(ms as i64)),
+    let (info, data) = unsafe { record_info_and_data(record) };
+    let mark = |g: Generator, ms: u64| {
+        format!("{} mark {ms} ({})", g.name(), format_utc_instant(ms as i64))
+    };
+    let text = match decode(info, data) {
+        Some(Replayed::Raise(marks)) => Generator::ALL
+            .into_iter()
+            .filter(|g| marks[*g as usize] > 0)
+            .map(|g| mark(g, marks[g as usize]))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Some(Replayed::Set(g, ms)) => format!("set {}", mark(g, ms)),
         None => format!("malformed ({} bytes)", data.len()),
     };
     let text = std::ffi::CString::new(text).expect("no NUL");
@@ -349,12 +593,20 @@ unsafe extern "C-unwind" fn desc(buf: pg_sys::StringInfo, record: *mut pg_sys::X
 unsafe extern "C-unwind" fn identify(info: u8) -> *const c_char {
     match info & !(pg_sys::XLR_INFO_MASK as u8) {
         XLOG_MARK => c"MARK".as_ptr(),
+        XLOG_MARKS => c"MARKS".as_ptr(),
+        XLOG_SET_MARK => c"SET_MARK".as_ptr(),
         _ => std::ptr::null(),
     }
 }
 
+/// At the end of recovery (crash recovery, or a standby promoted), before
+/// the first ID: the replayed marks, written without a flush, are flushed.
 #[pg_guard]
-unsafe extern "C-unwind" fn log_marks_after_recovery() {
+unsafe extern "C-unwind" fn flush_marks_after_recovery() {
+    let marks = DURABLE.share().0;
+    if marks != [0; 3] {
+        write_marks_file(&marks, Flush::Now).unwrap_or_else(|e| raise_file_error(e));
+    }
     log_marks("after WAL replay");
 }
 

@@ -14,6 +14,7 @@ pub mod high_water;
 pub mod input_error;
 pub mod nanoflake;
 pub mod random;
+pub mod reserver;
 pub mod scru160;
 pub mod shmem;
 pub mod uid60;
