@@ -57,6 +57,7 @@ const XLOG_SET_MARK: u8 = 0x30;
 /// In the data directory, beside postgresql.auto.conf: one line per
 /// generator, so an operator can read it, and pg_basebackup copies it.
 const MARKS_FILE: &CStr = c"chronoid.marks";
+const MARKS_TEMP: &CStr = c"chronoid.marks.tmp";
 const FILE_HEADER: &str = "chronoid high-water marks 1";
 
 /// The generators whose uniqueness rests on a shared ticker.
@@ -248,6 +249,7 @@ mod libc_flags {
     pub const O_RDONLY: i32 = 0;
     pub const O_RDWR: i32 = 2;
     pub const O_CREAT: i32 = 0o100;
+    pub const O_TRUNC: i32 = 0o1000;
 }
 
 fn bad_marks_file(message: String) -> ! {
@@ -276,21 +278,19 @@ enum Flush {
     Later,
 }
 
-/// Writes all three marks over the file in place: one write of a fixed
-/// length (`format_marks`), which the OS does not tear, as PostgreSQL
-/// writes pg_control.
+/// Writes all three marks to the file. Nearly always in place: one write
+/// of the file's own length, which the OS does not tear, as PostgreSQL
+/// writes pg_control. When the length changes (a mark gains a digit), a
+/// new file is written beside and renamed over it.
 fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
     let text = format_marks(FILE_HEADER, &Generator::NAMES, marks);
     let name = MARKS_FILE.to_str().expect("ASCII");
-    let created = !std::path::Path::new(name).exists();
+    let in_place = std::fs::metadata(name).is_ok_and(|m| m.len() == text.len() as u64);
+    let target = if in_place { MARKS_FILE } else { MARKS_TEMP };
+    let flags =
+        libc_flags::O_RDWR | libc_flags::O_CREAT | if in_place { 0 } else { libc_flags::O_TRUNC };
     // SAFETY: as in `read_file`.
-    let fd = unsafe {
-        pg_sys::OpenTransientFilePerm(
-            MARKS_FILE.as_ptr(),
-            (libc_flags::O_RDWR | libc_flags::O_CREAT) as _,
-            0o600,
-        )
-    };
+    let fd = unsafe { pg_sys::OpenTransientFilePerm(target.as_ptr(), flags as _, 0o600) };
     if fd < 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -303,14 +303,18 @@ fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
     }
     // SAFETY: the transient file opened above.
     unsafe { pg_sys::CloseTransientFile(fd) };
-    if result.is_ok() && created && flush == Flush::Now {
-        result = fsync_data_directory();
+    if result.is_ok() && !in_place {
+        result = std::fs::rename(MARKS_TEMP.to_str().expect("ASCII"), name);
+        if result.is_ok() && flush == Flush::Now {
+            result = fsync_data_directory();
+        }
     }
     result
 }
 
 /// fsyncs the file as it now is, and the directory (a standby's redo may
-/// have created it): what redo's `Flush::Later` left to the reserver.
+/// have renamed a new file into place): what redo's `Flush::Later` left to
+/// the reserver.
 pub fn flush_marks_file() -> std::io::Result<()> {
     // SAFETY: as in `read_file`.
     let fd = unsafe { pg_sys::OpenTransientFile(MARKS_FILE.as_ptr(), libc_flags::O_RDWR as _) };
