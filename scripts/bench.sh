@@ -62,11 +62,14 @@ pgv=$(psql_bench -At -c "SHOW server_version")
     echo "$tables"
     echo
     echo "$load"
-    # The block scripts/bench_versions.sh writes (another run), kept.
-    if [ -f "$OUT" ] && grep -q '^<!-- BEGIN versions' "$OUT"; then
-        echo
-        sed -n '/^<!-- BEGIN versions/,/^<!-- END versions -->/p' "$OUT"
-    fi
+    # The blocks scripts/bench_versions.sh and scripts/bench_reservation.sh
+    # write (other runs), kept.
+    for block in versions reservation; do
+        if [ -f "$OUT" ] && grep -q "^<!-- BEGIN $block" "$OUT"; then
+            echo
+            sed -n "/^<!-- BEGIN $block/,/^<!-- END $block -->/p" "$OUT"
+        fi
+    done
 } >"$OUT.new"
 mv "$OUT.new" "$OUT"
 echo "wrote $OUT"
