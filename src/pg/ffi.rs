@@ -62,6 +62,11 @@ unsafe extern "C-unwind" {
     pub fn die_signal_handler(signal: std::ffi::c_int);
     #[link_name = "SignalHandlerForConfigReload"]
     pub fn config_reload_signal_handler(signal: std::ffi::c_int);
+    /// port.h's pqsignal: a function up to 17 (which returns the previous
+    /// handler, unused here), renamed pqsignal_be by a macro in 18.
+    #[cfg_attr(feature = "pg18", link_name = "pqsignal_be")]
+    #[cfg_attr(not(feature = "pg18"), link_name = "pqsignal")]
+    pub fn set_signal_handler(signal: std::ffi::c_int, handler: pg_sys::pqsigfunc);
 }
 
 /// Argument `n` of a (strict) call.

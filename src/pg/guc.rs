@@ -103,6 +103,21 @@ pub fn define_int(
     context: pg_sys::GucContext::Type,
     check: pg_sys::GucIntCheckHook,
 ) {
+    define_int_with_flags(name, short, long, variable, min, max, context, check, 0);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn define_int_with_flags(
+    name: &'static CStr,
+    short: &'static CStr,
+    long: Option<&'static CStr>,
+    variable: &'static IntSetting,
+    min: i32,
+    max: i32,
+    context: pg_sys::GucContext::Type,
+    check: pg_sys::GucIntCheckHook,
+    flags: c_int,
+) {
     // SAFETY: the strings and the variable live for the process, as
     // PostgreSQL requires of a custom setting's.
     unsafe {
@@ -115,12 +130,36 @@ pub fn define_int(
             min,
             max,
             context,
-            0,
+            flags,
             check,
             None,
             None,
         );
     }
+}
+
+/// As [`define_int`], for a number of seconds (written `90`, `90s`, `2min`).
+#[allow(clippy::too_many_arguments)]
+pub fn define_seconds(
+    name: &'static CStr,
+    short: &'static CStr,
+    long: Option<&'static CStr>,
+    variable: &'static IntSetting,
+    min: i32,
+    max: i32,
+    context: pg_sys::GucContext::Type,
+) {
+    define_int_with_flags(
+        name,
+        short,
+        long,
+        variable,
+        min,
+        max,
+        context,
+        None,
+        pg_sys::GUC_UNIT_S as c_int,
+    );
 }
 
 /// Defines the string setting of `P`; its default is `default`, spelt as

@@ -10,7 +10,8 @@
 //! (`high_water::reserve`). A caller that finds its pair above the mark (the
 //! first call after an idle spell, or a reserver that fell behind) asks for
 //! a reservation and sleeps on a condition variable until the mark covers
-//! it: cancellable, with wait event `Extension`, counted in the view.
+//! it: cancellable, with wait event `ChronoidReservation` (`Extension`
+//! before PostgreSQL 17), counted in the view.
 //!
 //! On a standby it flushes the marks file that redo wrote without a flush.
 
@@ -22,7 +23,7 @@ use pgrx::pg_sys;
 use pgrx::{pg_guard, pg_shmem_init, PgAtomic, PgSqlErrorCode};
 
 use chronoid_formats::clock::Clock;
-use chronoid_formats::high_water::{due_at, keep_ahead, KeepWarm, RESERVATION_WINDOW_MS};
+use chronoid_formats::high_water::{ahead_of, due_at, keep_ahead, KeepWarm, RESERVATION_WINDOW_MS};
 
 use super::guc::{self, IntSetting, Settings, Startup};
 use super::high_water::{self, Generator};
@@ -38,7 +39,7 @@ pub const SETTINGS: Settings = Settings {
 };
 
 fn define_settings(_startup: Startup) {
-    guc::define_int(
+    guc::define_seconds(
         c"chronoid.reserve_keep_warm",
         c"How long after its last ID a generator's high-water mark is kept ahead of the clock.",
         Some(
@@ -49,7 +50,6 @@ fn define_settings(_startup: Startup) {
         10,
         86_400,
         pg_sys::GucContext::PGC_SIGHUP,
-        None,
     );
 }
 
@@ -180,8 +180,8 @@ pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str) {
                  See the server log for why it stopped; max_worker_processes must leave room for it.",
             );
         }
-        // SAFETY: as above; the wait shows as wait event "Extension".
-        unsafe { pg_sys::ConditionVariableTimedSleep(cv, 100, pg_sys::PG_WAIT_EXTENSION) };
+        // SAFETY: as above.
+        unsafe { pg_sys::ConditionVariableTimedSleep(cv, 100, reservation_wait_event()) };
         s.requested_ms[i].fetch_max(unix_ms, Ordering::AcqRel);
         wake_reserver();
     }
@@ -189,6 +189,26 @@ pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str) {
     unsafe { pg_sys::ConditionVariableCancelSleep() };
     s.waits[i].fetch_add(1, Ordering::Relaxed);
     s.wait_us[i].fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
+}
+
+/// What pg_stat_activity shows for a caller waiting for a reservation:
+/// wait event `ChronoidReservation` (type `Extension`) from PostgreSQL 17,
+/// which lets extensions name theirs; `Extension` before.
+fn reservation_wait_event() -> u32 {
+    #[cfg(any(feature = "pg17", feature = "pg18"))]
+    {
+        // Per process: the id comes from shared memory, looked up once.
+        static EVENT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let mut event = EVENT.load(Ordering::Relaxed);
+        if event == 0 {
+            // SAFETY: a NUL-terminated name; registers it once per cluster.
+            event = unsafe { pg_sys::WaitEventExtensionNew(c"ChronoidReservation".as_ptr()) };
+            EVENT.store(event, Ordering::Relaxed);
+        }
+        event
+    }
+    #[cfg(not(any(feature = "pg17", feature = "pg18")))]
+    pg_sys::PG_WAIT_EXTENSION
 }
 
 /// The background worker's entry point (named in `init`).
@@ -200,12 +220,12 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
     // asks for a reload; SIGINT (pg_cancel_backend) is ignored, so that a
     // cancel never cuts a wait for the synchronous standbys short.
     unsafe {
-        pg_sys::pqsignal(pg_sys::SIGTERM as _, Some(super::ffi::die_signal_handler));
-        pg_sys::pqsignal(
+        super::ffi::set_signal_handler(pg_sys::SIGTERM as _, Some(super::ffi::die_signal_handler));
+        super::ffi::set_signal_handler(
             pg_sys::SIGHUP as _,
             Some(super::ffi::config_reload_signal_handler),
         );
-        pg_sys::pqsignal(pg_sys::SIGINT as _, sig_ign());
+        super::ffi::set_signal_handler(pg_sys::SIGINT as _, sig_ign());
         pg_sys::BackgroundWorkerUnblockSignals();
         pg_sys::before_shmem_exit(Some(unpublish), pg_sys::Datum::from(0));
     }
@@ -230,6 +250,9 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
         // SAFETY: reads shared recovery state.
         let timeout_ms = if unsafe { pg_sys::RecoveryInProgress() } {
             flush_replayed_marks();
+            // Replay moves the tickers; that is not use, and a promoted
+            // standby starts with every generator cold.
+            warm = Generator::ALL.map(|g| KeepWarm::new(g.last_tick()));
             1000
         } else {
             keep_marks_ahead(&mut warm)
@@ -273,27 +296,33 @@ fn flush_replayed_marks() {
 
 /// One round on a primary: reserve for every warm generator whose mark is
 /// due (and every caller waiting), in one record; returns how long to sleep.
+/// When one mark is due, every other warm one moves with it, so that warm
+/// generators share their records rather than fall out of step.
 fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
     let s = shared();
     let now = BackendClock.now_ms();
+    // Use is timed on the monotonic clock: a wall clock stepped by an hour
+    // neither keeps a generator warm for that hour nor cools every one.
+    let mono = BackendClock.monotonic_ms();
     let keep_warm_ms = KEEP_WARM_S.get() as u64 * 1000;
-    let mut targets = [None; 3];
-    let mut any_warm = false;
+    let mut bases = [None; 3];
     for g in Generator::ALL {
         let i = g as usize;
         let last = g.last_tick();
-        warm[i].observe(last, now);
+        warm[i].observe(last, mono);
         let requested = s.requested_ms[i].swap(0, Ordering::AcqRel);
         if requested > 0 {
-            warm[i].touch(now);
+            warm[i].touch(mono);
         }
-        if warm[i].warm(now, keep_warm_ms) {
-            any_warm = true;
-            let base = now.max(last.map_or(0, |t| t.unix_ms)).max(requested);
-            targets[i] = keep_ahead(g.mark(), base);
+        if warm[i].warm(mono, keep_warm_ms) {
+            bases[i] = Some(now.max(last.map_or(0, |t| t.unix_ms)).max(requested));
         }
     }
-    if targets.iter().any(Option::is_some) {
+    let due = Generator::ALL
+        .into_iter()
+        .any(|g| bases[g as usize].is_some_and(|base| keep_ahead(g.mark(), base).is_some()));
+    if due {
+        let targets = bases.map(|base| base.map(ahead_of));
         let moved = high_water::reserve(targets);
         for g in Generator::ALL {
             if moved[g as usize] {
@@ -302,7 +331,7 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
         }
         marks_moved();
     }
-    if !any_warm {
+    if bases.iter().all(Option::is_none) {
         // Idle: nothing to write until a caller asks (it sets the latch).
         return 10_000;
     }
@@ -311,7 +340,7 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
     let now = BackendClock.now_ms();
     Generator::ALL
         .into_iter()
-        .filter(|g| warm[*g as usize].warm(now, keep_warm_ms))
+        .filter(|g| bases[*g as usize].is_some())
         .map(|g| due_at(g.mark().get()).saturating_sub(now))
         .min()
         .unwrap_or(RESERVATION_WINDOW_MS)

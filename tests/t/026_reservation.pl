@@ -23,6 +23,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep time);
+use IPC::Run;
 use Chronoid;
 
 my @COUNTERS = qw(gen_nanoflake gen_uid60 gen_caloriosa);
@@ -186,9 +187,18 @@ $standby->stop('fast');
 # The standby is gone: a call that needs a reservation waits for it, and
 # can be cancelled (0.5.0 handed the ID out).
 sleep 2;
-($ret, $out, $err) = $primary->psql('postgres',
-	q{SET statement_timeout = '3s'; SELECT nanoflake_timestamp(gen_nanoflake())},
-	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+my ($waiter_out, $waiter_err) = ('', '');
+my $waiter = IPC::Run::start(
+	[ $primary->installed_command('psql'), '-XAtq', '-v', 'VERBOSITY=verbose', '-d', $primary->connstr('postgres'),
+	  '-c', q{SET statement_timeout = '5s'; SELECT nanoflake_timestamp(gen_nanoflake())} ],
+	'>', \$waiter_out, '2>', \$waiter_err);
+my $event = $primary->safe_psql('postgres', q{SELECT pg_sleep(1.5);
+	SELECT wait_event_type || '/' || wait_event FROM pg_stat_activity WHERE query LIKE '%gen_nanoflake()%' AND pid <> pg_backend_pid()});
+my $major = $primary->safe_psql('postgres', 'SHOW server_version_num') / 10000;
+is($event, $major >= 17 ? 'Extension/ChronoidReservation' : 'Extension/Extension',
+	'a caller waiting for a reservation shows its wait event');
+$waiter->finish;
+($out, $err) = ($waiter_out, $waiter_err);
 like($err, qr/ERROR:  57014: canceling statement due to statement timeout/,
 	'with the synchronous standby gone, a call past the mark waits (and is cancelled)');
 $seen = $out if $out ne '' && $out gt $seen;
@@ -231,5 +241,13 @@ PostgreSQL::Test::Utils::append_to_file("$file.new", $good);
 rename "$file.new", $file or die;
 ok($strict->start(fail_ok => 1), 'the good file back, it starts');
 $strict->stop;
+# A keep-warm below 10 s would let the reserver stop while callers pause
+# longer than the window: refused at start, as a bad setting of
+# PostgreSQL's own.
+$strict->append_conf('postgresql.conf', "chronoid.reserve_keep_warm = 5\n");
+my $log_at = -s $strict->logfile;
+ok(!$strict->start(fail_ok => 1), 'chronoid.reserve_keep_warm = 5: the server does not start');
+ok($strict->log_contains(qr/5 s is outside the valid range for parameter "chronoid.reserve_keep_warm" \(10 s? .. 86400 s?\)|outside the valid range for parameter "chronoid.reserve_keep_warm"/, $log_at),
+	'... and says which setting is out of range');
 $standby->stop;
 done_testing();
