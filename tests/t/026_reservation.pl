@@ -192,7 +192,8 @@ my $waiter = IPC::Run::start(
 	[ $primary->installed_command('psql'), '-XAtq', '-v', 'VERBOSITY=verbose', '-d', $primary->connstr('postgres'),
 	  '-c', q{SET statement_timeout = '5s'; SELECT nanoflake_timestamp(gen_nanoflake())} ],
 	'>', \$waiter_out, '2>', \$waiter_err);
-my $event = $primary->safe_psql('postgres', q{SELECT pg_sleep(1.5);
+usleep(1_500_000);
+my $event = $primary->safe_psql('postgres', q{
 	SELECT wait_event_type || '/' || wait_event FROM pg_stat_activity WHERE query LIKE '%gen_nanoflake()%' AND pid <> pg_backend_pid()});
 my $major = $primary->safe_psql('postgres', 'SHOW server_version_num') / 10000;
 is($event, $major >= 17 ? 'Extension/ChronoidReservation' : 'Extension/Extension',
