@@ -32,9 +32,11 @@ dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok ins
 # (building and checking the Debian packages, scripts/deb.sh), fakeroot (dpkg
 # as the tests' postgres user), python3-venv (the clients' virtualenv, on
 # Debian's python3, which postgres can run, unlike one under root's home),
-# sudo (cargo pgrx test --runas postgres runs initdb and installs through it).
+# sudo (cargo pgrx test --runas postgres runs initdb and installs through it),
+# patroni and etcd-server (tests/t/027_patroni.pl runs its own etcd and
+# Patroni members; the packages start no service where there is no init).
 packages=(libclang-dev)
-[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv sudo)
+[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv sudo patroni etcd-server)
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
@@ -80,7 +82,7 @@ REQUIREMENTS=$(dirname "$0")/requirements.txt
 if [ $for_tests = yes ] && [ "$("$VENV/bin/python" -c 'import sys; print(sys.base_prefix)' 2>/dev/null)" != /usr ]; then
     rm -rf "$VENV"
 fi
-if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg" 2>/dev/null \
+if [ $for_tests = yes ] && { ! "$VENV/bin/python" -c "import psycopg, asyncpg" 2>/dev/null \
     || [ ! -x "$VENV/bin/pgxn" ] || [ ! -x "$VENV/bin/maturin" ]; }; then
     log "installing the Python clients into $VENV"
     [ -x "$VENV/bin/pip" ] || { mkdir -p "$(dirname "$VENV")" && chmod 755 "$(dirname "$VENV")" && /usr/bin/python3 -m venv "$VENV"; }

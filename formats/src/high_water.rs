@@ -183,6 +183,11 @@ pub fn format_marks(header: &str, names: &[&str], marks: &[u64]) -> String {
 /// sign) no larger than [`MAX_MARK_MS`]. A file that says anything else was
 /// not written by chronoid, and starting from it could repeat IDs.
 pub fn parse_marks(text: &str, header: &str, names: &[&str]) -> Result<Vec<u64>, String> {
+    // chronoid writes whole lines; a file cut short (a last line without
+    // its newline, perhaps mid-number) is not one it wrote.
+    if !text.ends_with('\n') {
+        return Err("the file is cut short (its last line has no newline)".to_owned());
+    }
     let mut lines = text.lines();
     if lines.next() != Some(header) {
         return Err(format!("the first line is not \"{header}\""));
@@ -462,6 +467,13 @@ mod tests {
         assert!(parse_marks("x\n", HEADER, &NAMES)
             .unwrap_err()
             .contains("first line"));
+        assert!(parse_marks(
+            &format!("{HEADER}\nnanoflake 5\ncaloriosa 6\nuid60 179563"),
+            HEADER,
+            &NAMES
+        )
+        .unwrap_err()
+        .contains("cut short"));
     }
 
     #[test]

@@ -77,7 +77,9 @@ fn row<T: CounterIdSqlType>() -> Row {
     let last = (stats.minted > 0)
         .then(|| T::ticker().last_tick())
         .flatten();
-    let mark = T::GENERATOR.mark().get();
+    // The durable mark (the file's): above the one callers check while a
+    // reservation waits for the standbys, or after an operator moved it up.
+    let mark = super::high_water::durable_marks()[T::GENERATOR as usize];
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let (reservations, waits, wait_ms) = super::reserver::counters(T::GENERATOR);
     (

@@ -128,9 +128,16 @@ impl<T: TickSource> ErasedTicker for T {
 /// The marks generators read on every call, without a lock.
 pub struct Marks([HighWaterMark; 3]);
 /// What `chronoid.marks` holds (the durable marks), under the lock that
-/// serializes every move of a mark: the reserver's, an operator's, redo's.
+/// serializes every write of the file and every mark record: the
+/// reserver's, an operator's, redo's.
 #[derive(Default)]
-pub struct DurableMarks(pub [u64; 3]);
+pub struct DurableMarks {
+    pub marks: [u64; 3],
+    /// How many times an operator moved each mark since start: a
+    /// reservation whose generator's mark was moved while it waited for the
+    /// standbys does not raise that mark.
+    sets: [u64; 3],
+}
 
 // SAFETY: atomics and plain integers, valid in any process mapping them.
 unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<Marks> {}
@@ -193,7 +200,17 @@ unsafe extern "C-unwind" fn load_marks_at_startup() {
     }
     reserver::init_shared();
     let marks = read_marks_file();
-    *DURABLE.exclusive() = DurableMarks(marks);
+    *DURABLE.exclusive() = DurableMarks {
+        marks,
+        sets: [0; 3],
+    };
+    // What was read is what generators resume above: make sure it is on
+    // disk (a standby's redo may have left it to the reserver's flush).
+    if marks != [0; 3] {
+        if let Err(e) = flush_marks_file() {
+            bad_marks_file(format!("could not flush file \"chronoid.marks\": {e}"));
+        }
+    }
     for g in Generator::ALL {
         g.mark().raise(marks[g as usize]);
         g.ticker().resume_above(marks[g as usize]);
@@ -312,9 +329,9 @@ fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
     result
 }
 
-/// fsyncs the file as it now is, and the directory (a standby's redo may
-/// have renamed a new file into place): what redo's `Flush::Later` left to
-/// the reserver.
+/// Makes the file durable as it now is, and the directory (a standby's
+/// redo may have renamed a new file into place): what redo's
+/// `Flush::Later` left to the reserver, and what start-up read.
 pub fn flush_marks_file() -> std::io::Result<()> {
     // SAFETY: as in `read_file`.
     let fd = unsafe { pg_sys::OpenTransientFile(MARKS_FILE.as_ptr(), libc_flags::O_RDWR as _) };
@@ -333,6 +350,21 @@ pub fn flush_marks_file() -> std::io::Result<()> {
         result = fsync_data_directory();
     }
     result
+}
+
+/// Writes the durable marks again and flushes them: after a failed fsync
+/// the OS may have dropped the pages, and a second fsync would not say so.
+pub fn rewrite_marks_file() -> std::io::Result<()> {
+    // Under the lock: redo must not write newer marks between this
+    // process's read of them and its write.
+    let durable = DURABLE.share();
+    write_marks_file(&durable.marks, Flush::Now)?;
+    fsync_data_directory()
+}
+
+/// The durable marks, for the view.
+pub fn durable_marks() -> [u64; 3] {
+    DURABLE.share().marks
 }
 
 fn fsync_data_directory() -> std::io::Result<()> {
@@ -355,11 +387,10 @@ fn raise_file_error(e: std::io::Error) -> ! {
     )
 }
 
-/// Makes `marks` durable (file, then WAL, flushed and acknowledged by the
-/// synchronous standbys) under the lock held by the caller, and returns
-/// whether they may be raised: not if this process was told to exit while
-/// it waited for the standbys (their acknowledgement never came).
-pub fn log_marks_record(info: u8, payload: &[u8], file_marks: &[u64; 3]) -> bool {
+/// Writes `file_marks` to the file and fsyncs it, then logs the record and
+/// flushes the WAL, under the lock held by the caller; returns the
+/// record's LSN, for `acknowledged`.
+fn log_marks_record(info: u8, payload: &[u8], file_marks: &[u64; 3]) -> pg_sys::XLogRecPtr {
     write_marks_file(file_marks, Flush::Now).unwrap_or_else(|e| raise_file_error(e));
     // SAFETY: the payload outlives XLogInsert, which copies it; not in
     // recovery (callers refuse there first).
@@ -368,20 +399,33 @@ pub fn log_marks_record(info: u8, payload: &[u8], file_marks: &[u64; 3]) -> bool
         pg_sys::XLogRegisterData(payload.as_ptr().cast_mut().cast(), payload.len() as _);
         let lsn = pg_sys::XLogInsert(RMGR_ID, info);
         pg_sys::XLogFlush(lsn);
-        // As a commit waits: an ID a SELECT saw must survive a failover to
-        // a synchronous standby as a committed row does. It returns early
-        // only when this process must exit (or a backend's query is
-        // cancelled, which the reserver ignores).
+        lsn
+    }
+}
+
+/// Waits, as a commit does, until the synchronous standbys have the record
+/// at `lsn`: an ID a SELECT saw must survive a failover to a synchronous
+/// standby as a committed row does. Called without the lock, so that an
+/// operator's move is not stuck behind a standby that does not answer.
+/// Returns whether they acknowledged it, for the reserver: its wait ends
+/// early only when it must exit (it ignores cancels), leaving
+/// ProcDiePending set. (In a backend a cancel ends it too, with a WARNING;
+/// an operator's move does not depend on it, see below.)
+fn acknowledged(lsn: pg_sys::XLogRecPtr) -> bool {
+    // SAFETY: PostgreSQL's own wait, and a flag its handler sets.
+    unsafe {
         pg_sys::SyncRepWaitForLSN(lsn, false);
         pg_sys::ProcDiePending == 0
     }
 }
 
-/// Moves the marks of the generators in `targets` up to them, as one
+/// Moves the marks of the generators up to the `targets` (computed under
+/// the lock, so from tickers no operator is moving meanwhile), as one
 /// record; returns which moved. Only the reserver calls it.
-pub fn reserve(targets: [Option<u64>; 3]) -> [bool; 3] {
+pub fn reserve(targets: impl FnOnce() -> [Option<u64>; 3]) -> [bool; 3] {
     let mut durable = DURABLE.exclusive();
-    let mut next = durable.0;
+    let targets = targets();
+    let mut next = durable.marks;
     let mut moved = [false; 3];
     for g in Generator::ALL {
         if let Some(to) = targets[g as usize] {
@@ -395,12 +439,22 @@ pub fn reserve(targets: [Option<u64>; 3]) -> [bool; 3] {
         return moved;
     }
     let payload: Vec<u8> = next.iter().flat_map(|m| m.to_le_bytes()).collect();
-    if !log_marks_record(XLOG_MARKS, &payload, &next) {
+    let lsn = log_marks_record(XLOG_MARKS, &payload, &next);
+    // The file holds them now: anyone who writes it next keeps them.
+    durable.marks = next;
+    let sets = durable.sets;
+    drop(durable);
+    if !acknowledged(lsn) {
         return [false; 3];
     }
-    durable.0 = next;
+    let durable = DURABLE.exclusive();
     for g in Generator::ALL {
-        g.mark().raise(next[g as usize]);
+        // An operator moved it meanwhile: that move stands.
+        if moved[g as usize] && durable.sets[g as usize] == sets[g as usize] {
+            g.mark().raise(next[g as usize]);
+        } else {
+            moved[g as usize] = false;
+        }
     }
     moved
 }
@@ -442,8 +496,8 @@ fn chronoid_set_high_water_mark(generator: &str, mark: TimestampWithTimeZone) {
         );
     };
     let mut durable = DURABLE.exclusive();
-    let old = durable.0[g as usize];
-    let mut next = durable.0;
+    let old = durable.marks[g as usize];
+    let mut next = durable.marks;
     next[g as usize] = ms;
     let payload: Vec<u8> = (g as u32)
         .to_le_bytes()
@@ -451,15 +505,22 @@ fn chronoid_set_high_water_mark(generator: &str, mark: TimestampWithTimeZone) {
         .chain(0u32.to_le_bytes())
         .chain(ms.to_le_bytes())
         .collect();
-    if !log_marks_record(XLOG_SET_MARK, &payload, &next) {
-        // Told to exit while the standbys had not acknowledged it.
-        pgrx::check_for_interrupts!();
-    }
-    durable.0 = next;
-    g.mark().set(ms);
+    let lsn = log_marks_record(XLOG_SET_MARK, &payload, &next);
+    durable.marks = next;
+    durable.sets[g as usize] += 1;
+    // The ticker moves to the new mark at once, and the mark callers check
+    // only comes down to it: pairs above it wait for the reserver, whose
+    // marks the synchronous standbys acknowledge. So this move can never
+    // cover a pair the standbys do not know of, acknowledged or not.
     g.ticker().restart_at(ms);
+    if ms < g.mark().get() {
+        g.mark().set(ms);
+    }
     drop(durable);
     reserver::marks_moved();
+    // As a commit: a cancel while the standbys have not answered leaves
+    // the move made here, with PostgreSQL's warning.
+    acknowledged(lsn);
     if ms < old {
         pgrx::pg_sys::panic::ErrorReport::new(
             PgSqlErrorCode::ERRCODE_WARNING,
@@ -500,25 +561,34 @@ unsafe extern "C-unwind" fn redo(record: *mut pg_sys::XLogReaderState) {
         );
     };
     let mut durable = DURABLE.exclusive();
-    let before = durable.0;
+    let before = durable.marks;
     match replayed {
         Replayed::Raise(marks) => {
             for g in Generator::ALL {
                 let m = marks[g as usize];
-                durable.0[g as usize] = durable.0[g as usize].max(m);
+                durable.marks[g as usize] = durable.marks[g as usize].max(m);
                 g.mark().raise(m);
                 g.ticker().resume_above(m);
             }
         }
         Replayed::Set(g, m) => {
-            durable.0[g as usize] = m;
+            durable.marks[g as usize] = m;
             g.mark().set(m);
             g.ticker().restart_at(m);
         }
     }
-    if durable.0 != before {
-        write_marks_file(&durable.0, Flush::Later).unwrap_or_else(|e| raise_file_error(e));
-        reserver::replayed_marks_written();
+    if durable.marks != before {
+        // With no reserver to flush it (none started yet, or no worker
+        // slot), redo flushes it itself.
+        let flush = if reserver::running() {
+            Flush::Later
+        } else {
+            Flush::Now
+        };
+        write_marks_file(&durable.marks, flush).unwrap_or_else(|e| raise_file_error(e));
+        if flush == Flush::Later {
+            reserver::replayed_marks_written();
+        }
     }
 }
 
@@ -607,7 +677,7 @@ unsafe extern "C-unwind" fn identify(info: u8) -> *const c_char {
 /// the first ID: the replayed marks, written without a flush, are flushed.
 #[pg_guard]
 unsafe extern "C-unwind" fn flush_marks_after_recovery() {
-    let marks = DURABLE.share().0;
+    let marks = DURABLE.share().marks;
     if marks != [0; 3] {
         write_marks_file(&marks, Flush::Now).unwrap_or_else(|e| raise_file_error(e));
     }

@@ -140,6 +140,11 @@ pub fn nudge() {
     wake_reserver();
 }
 
+/// Whether a reserver runs (and so will flush what redo writes).
+pub fn running() -> bool {
+    shared().pid.load(Ordering::Acquire) != 0
+}
+
 /// Redo wrote the file without flushing it.
 pub fn replayed_marks_written() {
     shared().file_dirty.store(true, Ordering::Release);
@@ -284,7 +289,9 @@ unsafe extern "C-unwind" fn unpublish(_code: i32, _arg: pg_sys::Datum) {
 fn flush_replayed_marks() {
     let s = shared();
     if s.file_dirty.swap(false, Ordering::AcqRel) {
-        if let Err(e) = high_water::flush_marks_file() {
+        // Written again, not only fsynced: after a failed fsync the OS may
+        // have dropped the pages, and a second fsync would not say so.
+        if let Err(e) = high_water::rewrite_marks_file() {
             s.file_dirty.store(true, Ordering::Release);
             super::error(
                 PgSqlErrorCode::ERRCODE_IO_ERROR,
@@ -300,30 +307,42 @@ fn flush_replayed_marks() {
 /// generators share their records rather than fall out of step.
 fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
     let s = shared();
-    let now = BackendClock.now_ms();
     // Use is timed on the monotonic clock: a wall clock stepped by an hour
     // neither keeps a generator warm for that hour nor cools every one.
     let mono = BackendClock.monotonic_ms();
     let keep_warm_ms = KEEP_WARM_S.get() as u64 * 1000;
-    let mut bases = [None; 3];
+    let mut requested = [0; 3];
+    let mut warm_now = [false; 3];
     for g in Generator::ALL {
         let i = g as usize;
-        let last = g.last_tick();
-        warm[i].observe(last, mono);
-        let requested = s.requested_ms[i].swap(0, Ordering::AcqRel);
-        if requested > 0 {
+        warm[i].observe(g.last_tick(), mono);
+        requested[i] = s.requested_ms[i].swap(0, Ordering::AcqRel);
+        if requested[i] > 0 {
             warm[i].touch(mono);
         }
-        if warm[i].warm(mono, keep_warm_ms) {
-            bases[i] = Some(now.max(last.map_or(0, |t| t.unix_ms)).max(requested));
-        }
+        warm_now[i] = warm[i].warm(mono, keep_warm_ms);
     }
-    let due = Generator::ALL
+    // Where each warm generator's callers are: the later of the clock, its
+    // last pair and the pair a caller waits for.
+    let bases = || {
+        let now = BackendClock.now_ms();
+        Generator::ALL.map(|g| {
+            let i = g as usize;
+            warm_now[i].then(|| {
+                now.max(g.last_tick().map_or(0, |t| t.unix_ms))
+                    .max(requested[i])
+            })
+        })
+    };
+    let due = bases()
         .into_iter()
-        .any(|g| bases[g as usize].is_some_and(|base| keep_ahead(g.mark(), base).is_some()));
+        .zip(Generator::ALL)
+        .any(|(base, g)| base.is_some_and(|base| keep_ahead(g.mark(), base).is_some()));
     if due {
-        let targets = bases.map(|base| base.map(ahead_of));
-        let moved = high_water::reserve(targets);
+        // Computed again under the lock: an operator may just have moved a
+        // ticker back (chronoid_set_high_water_mark), and a base read
+        // before that would carry the old mark forward again.
+        let moved = high_water::reserve(|| bases().map(|base| base.map(ahead_of)));
         for g in Generator::ALL {
             if moved[g as usize] {
                 s.reservations[g as usize].fetch_add(1, Ordering::Relaxed);
@@ -331,7 +350,7 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
         }
         marks_moved();
     }
-    if bases.iter().all(Option::is_none) {
+    if !warm_now.contains(&true) {
         // Idle: nothing to write until a caller asks (it sets the latch).
         return 10_000;
     }
@@ -340,7 +359,7 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
     let now = BackendClock.now_ms();
     Generator::ALL
         .into_iter()
-        .filter(|g| bases[*g as usize].is_some())
+        .filter(|g| warm_now[*g as usize])
         .map(|g| due_at(g.mark().get()).saturating_sub(now))
         .min()
         .unwrap_or(RESERVATION_WINDOW_MS)

@@ -203,6 +203,23 @@ $waiter->finish;
 like($err, qr/ERROR:  57014: canceling statement due to statement timeout/,
 	'with the synchronous standby gone, a call past the mark waits (and is cancelled)');
 $seen = $out if $out ne '' && $out gt $seen;
+# An operator's move while the standby is gone neither waits behind the
+# reserver (which holds no lock while it waits for the standby) nor covers
+# a waiting caller's pair with a mark the standby never saw.
+($waiter_out, $waiter_err) = ('', '');
+$waiter = IPC::Run::start(
+	[ $primary->installed_command('psql'), '-XAtq', '-v', 'VERBOSITY=verbose', '-d', $primary->connstr('postgres'),
+	  '-c', q{SET statement_timeout = '6s'; SELECT nanoflake_timestamp(gen_nanoflake())} ],
+	'>', \$waiter_out, '2>', \$waiter_err);
+usleep(1_000_000);
+my $t_set = time;
+($ret, $out, $err) = $primary->psql('postgres',
+	q{SET statement_timeout = '2s'; SELECT chronoid_set_high_water_mark('nanoflake', clock_timestamp() + interval '30 s')});
+cmp_ok(time - $t_set, '<', 5, 'chronoid_set_high_water_mark() is not stuck behind a reservation waiting for the standby');
+like($err, qr/canceling wait for synchronous replication/, '... its own wait for the standby ends at statement_timeout, as a commit\'s');
+$waiter->finish;
+like($waiter_err, qr/ERROR:  57014/, 'the caller waiting for a reservation still waits: the move covered nothing');
+$seen = $waiter_out if $waiter_out ne '' && $waiter_out gt $seen;
 $primary->stop('immediate');
 set_clock($standby_clock, '-5');
 start_with_clock($standby);
@@ -228,7 +245,8 @@ for my $case (
 	[ "nanoflake 5\nnanoflake 9\ncaloriosa 6\nuid60 7\n", 'two lines for nanoflake', 'a duplicate line' ],
 	[ "nanoflake +123\ncaloriosa 6\nuid60 7\n", 'is not a number of milliseconds', 'a signed number' ],
 	[ "nanoflake 99999999999999999999\ncaloriosa 6\nuid60 7\n", 'is beyond the largest', 'an overflowing mark' ],
-	[ "nanoflake 9000000000000\ncaloriosa 6\nuid60 7\n", 'is beyond the largest', 'a mark a ticker cannot hold' ])
+	[ "nanoflake 9000000000000\ncaloriosa 6\nuid60 7\n", 'is beyond the largest', 'a mark a ticker cannot hold' ],
+	[ "nanoflake 5\ncaloriosa 6\nuid60 179563", 'is cut short', 'a last line cut short' ])
 {
 	my ($body, $why, $what) = @$case;
 	PostgreSQL::Test::Utils::append_to_file("$file.new", "chronoid high-water marks 1\n$body");
