@@ -5,7 +5,8 @@
 # Usage (from scripts/bench.sh): bench/load.sh PSQL_DIR PORT SECONDS
 set -euo pipefail
 DATA=$1 PORT=$2 SECONDS_PER_RUN=${3:-60}
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+source "$(dirname "$0")/../scripts/lib.sh"
+PG_CONFIG=${PG_CONFIG:-$SYSTEM_PG_CONFIG}
 BIN=$("$PG_CONFIG" --bindir)
 clients=$(nproc)
 work=$(mktemp -d)

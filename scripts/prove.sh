@@ -29,8 +29,15 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 PG_CONFIG=${PG_CONFIG:-$SYSTEM_PG_CONFIG}
-PERL_LIB=/usr/lib/postgresql/15/lib/pgxs/src/test/perl
+# PostgreSQL's TAP modules beside the PGXS of the pg_config in use (Debian's
+# postgresql-server-dev-N ships them there), else the system's: the
+# relocatable builds ship none, and the modules drive any major through
+# install_path.
+perl_lib_of() { echo "$(dirname "$("$1" --pgxs)")/../test/perl"; }
+PERL_LIB=$(perl_lib_of "$PG_CONFIG")
+[ -f "$PERL_LIB/PostgreSQL/Test/Cluster.pm" ] || PERL_LIB=$(perl_lib_of "$SYSTEM_PG_CONFIG")
 [ -f "$PERL_LIB/PostgreSQL/Test/Cluster.pm" ] || { echo "prove.sh: $PERL_LIB missing (postgresql-server-dev-15)" >&2; exit 1; }
+PERL_LIB=$(cd "$PERL_LIB" && pwd)
 install=$(dirname "$("$PG_CONFIG" --bindir)")
 pg_regress=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
 major=$(major_of "$PG_CONFIG")

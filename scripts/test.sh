@@ -78,6 +78,12 @@ python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PG
 # chronoid-formats is ready for crates.io: it packages and builds alone.
 cargo package -q -p chronoid-formats --allow-dirty >/dev/null || failed+=("cargo package -p chronoid-formats")
 python3 scripts/check_readme_recipes.py || failed+=("a README/docs snippet is not an excerpt of the recipe it names")
+# The system PostgreSQL's path is written once, in scripts/lib.sh
+# (SYSTEM_PG_CONFIG); everything else derives it from there or from the
+# pg_config in use.
+if grep -rn '/usr/lib/postgresql/[0-9]' scripts bench Makefile | grep -v '^scripts/lib.sh:'; then
+    failed+=("a script names the system PostgreSQL's path outside scripts/lib.sh")
+fi
 # The PGXN zip: META.json at its top, the version it names, no build outputs.
 if bash scripts/dist.sh "$WORK/dist.zip" >/dev/null; then
     python3 - "$WORK/dist.zip" <<'PY' || failed+=("make dist")

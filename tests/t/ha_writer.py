@@ -63,9 +63,12 @@ async def run_asyncpg(log):
                 conn = await asyncpg.connect(dsn, timeout=2)
             log.row(tuple(await conn.fetchrow(INSERT)))
             await asyncio.sleep(0.01)
-        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+        # Any failure (a refused connection, a server gone mid-statement,
+        # asyncpg's own InternalClientError when the socket dies under a
+        # query): not acknowledged, reconnect.
+        except Exception:  # noqa: BLE001
             log.failed()
-            if conn is not None:
+            if conn is not None and not conn.is_closed():
                 conn.terminate()
             conn = None
             await asyncio.sleep(0.1)
