@@ -377,37 +377,22 @@ fn codokey_encode_date(date: Option<Date>, precision: Option<i32>) -> Option<Vec
     Some(make_in_session(&date?, precision))
 }
 
-#[pg_extern(sql = false)]
-fn codokey_encode_in_context(
-    ts: TimestampWithTimeZone,
-    precision: i32,
-    year_zero: i32,
-    max_year: i32,
-    fraction_max: i32,
-) -> Vec<u8> {
-    make_in_context(&ts, precision, year_zero, max_year, fraction_max)
+/// `codokey(t, precision, year_zero, max_year, fraction_max)` for each type
+/// of `t` (timestamptz, timestamp, date): a key made under an explicit
+/// context.
+macro_rules! encode_in_context {
+    ($($name:ident($ty:ty);)*) => {$(
+        #[pg_extern(sql = false)]
+        fn $name(t: $ty, precision: i32, year_zero: i32, max_year: i32, fraction_max: i32) -> Vec<u8> {
+            make_in_context(&t, precision, year_zero, max_year, fraction_max)
+        }
+    )*};
 }
 
-#[pg_extern(sql = false)]
-fn codokey_encode_local_in_context(
-    ts: Timestamp,
-    precision: i32,
-    year_zero: i32,
-    max_year: i32,
-    fraction_max: i32,
-) -> Vec<u8> {
-    make_in_context(&ts, precision, year_zero, max_year, fraction_max)
-}
-
-#[pg_extern(sql = false)]
-fn codokey_encode_date_in_context(
-    date: Date,
-    precision: i32,
-    year_zero: i32,
-    max_year: i32,
-    fraction_max: i32,
-) -> Vec<u8> {
-    make_in_context(&date, precision, year_zero, max_year, fraction_max)
+encode_in_context! {
+    codokey_encode_in_context(TimestampWithTimeZone);
+    codokey_encode_local_in_context(Timestamp);
+    codokey_encode_date_in_context(Date);
 }
 
 /// `codokey(text, context...)`: a key typed for an explicit context, checked

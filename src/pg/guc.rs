@@ -37,6 +37,8 @@ pub enum Startup {
 /// An integer setting's variable; the default is given once, here.
 pub struct IntSetting {
     value: UnsafeCell<c_int>,
+    /// GUC_UNIT_* flags: the unit the value is written in, if any.
+    unit: c_int,
 }
 
 // SAFETY: written only by PostgreSQL's GUC machinery, and read, in a
@@ -47,6 +49,15 @@ impl IntSetting {
     pub const fn new(default: i32) -> Self {
         IntSetting {
             value: UnsafeCell::new(default),
+            unit: 0,
+        }
+    }
+
+    /// A number of seconds, written `90`, `90s` or `2min`.
+    pub const fn seconds(default: i32) -> Self {
+        IntSetting {
+            value: UnsafeCell::new(default),
+            unit: pg_sys::GUC_UNIT_S as c_int,
         }
     }
 
@@ -103,21 +114,6 @@ pub fn define_int(
     context: pg_sys::GucContext::Type,
     check: pg_sys::GucIntCheckHook,
 ) {
-    define_int_with_flags(name, short, long, variable, min, max, context, check, 0);
-}
-
-#[allow(clippy::too_many_arguments)]
-fn define_int_with_flags(
-    name: &'static CStr,
-    short: &'static CStr,
-    long: Option<&'static CStr>,
-    variable: &'static IntSetting,
-    min: i32,
-    max: i32,
-    context: pg_sys::GucContext::Type,
-    check: pg_sys::GucIntCheckHook,
-    flags: c_int,
-) {
     // SAFETY: the strings and the variable live for the process, as
     // PostgreSQL requires of a custom setting's.
     unsafe {
@@ -130,36 +126,12 @@ fn define_int_with_flags(
             min,
             max,
             context,
-            flags,
+            variable.unit,
             check,
             None,
             None,
         );
     }
-}
-
-/// As [`define_int`], for a number of seconds (written `90`, `90s`, `2min`).
-#[allow(clippy::too_many_arguments)]
-pub fn define_seconds(
-    name: &'static CStr,
-    short: &'static CStr,
-    long: Option<&'static CStr>,
-    variable: &'static IntSetting,
-    min: i32,
-    max: i32,
-    context: pg_sys::GucContext::Type,
-) {
-    define_int_with_flags(
-        name,
-        short,
-        long,
-        variable,
-        min,
-        max,
-        context,
-        None,
-        pg_sys::GUC_UNIT_S as c_int,
-    );
 }
 
 /// Defines the string setting of `P`; its default is `default`, spelt as

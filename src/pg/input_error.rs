@@ -9,8 +9,7 @@
 //! the raised one, so both paths are built from one [`InputError`].
 
 use pgrx::pg_sys;
-use pgrx::pg_sys::panic::ErrorReport;
-use pgrx::{PgLogLevel, PgSqlErrorCode};
+use pgrx::PgSqlErrorCode;
 
 use super::quote_bytes;
 
@@ -53,12 +52,7 @@ impl InputError {
 
     /// Raises it as an ERROR.
     pub fn raise(self) -> ! {
-        let mut report = ErrorReport::new(self.code, self.message, "chronoid");
-        if let Some(hint) = self.hint {
-            report = report.set_hint(hint);
-        }
-        report.report(PgLogLevel::ERROR);
-        unreachable!("ERROR does not return")
+        super::raise(self.code, self.message, self.hint.as_deref())
     }
 
     /// Saves it in `context` when that is an `ErrorSaveContext` (the caller

@@ -73,21 +73,32 @@ macro_rules! datum_abi {
 }
 pub(crate) use datum_abi;
 
+/// pgrx's `FromDatum` for `SqlDatum<$ty>`: NULL is `None`, any other datum
+/// the value `$make` reads from it.
+macro_rules! from_datum {
+    ($ty:ty, |$datum:ident| $make:expr) => {
+        impl ::pgrx::datum::FromDatum for $crate::pg::SqlDatum<$ty> {
+            unsafe fn from_polymorphic_datum(
+                $datum: ::pgrx::pg_sys::Datum,
+                is_null: bool,
+                _typoid: ::pgrx::pg_sys::Oid,
+            ) -> Option<Self> {
+                (!is_null).then(|| $crate::pg::SqlDatum($make))
+            }
+        }
+    };
+}
+pub(crate) use from_datum;
+
 /// The pgrx datum traits for a core value type that PostgreSQL stores as an
 /// 8-byte pass-by-value datum (the SQL type is created by hand in `sql/`;
 /// these impls only move the 64 bits in and out).
 macro_rules! by_value_8_byte_type {
     ($ty:ty, $sql:literal, to_bits: $to:expr, from_bits: $from:expr) => {
-        impl ::pgrx::datum::FromDatum for $crate::pg::SqlDatum<$ty> {
-            unsafe fn from_polymorphic_datum(
-                datum: ::pgrx::pg_sys::Datum,
-                is_null: bool,
-                _typoid: ::pgrx::pg_sys::Oid,
-            ) -> Option<Self> {
-                let from: fn(i64) -> $ty = $from;
-                (!is_null).then(|| $crate::pg::SqlDatum(from(datum.value() as i64)))
-            }
-        }
+        $crate::pg::from_datum!($ty, |datum| {
+            let from: fn(i64) -> $ty = $from;
+            from(datum.value() as i64)
+        });
 
         impl ::pgrx::datum::IntoDatum for $crate::pg::SqlDatum<$ty> {
             fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
@@ -108,21 +119,11 @@ pub(crate) use by_value_8_byte_type;
 /// datum points to `$len` bytes, which a returned value gets in palloc'd memory.
 macro_rules! by_reference_fixed_type {
     ($ty:ty, $sql:literal, $len:expr, to_bytes: $to:expr, from_bytes: $from:expr) => {
-        impl ::pgrx::datum::FromDatum for $crate::pg::SqlDatum<$ty> {
-            unsafe fn from_polymorphic_datum(
-                datum: ::pgrx::pg_sys::Datum,
-                is_null: bool,
-                _typoid: ::pgrx::pg_sys::Oid,
-            ) -> Option<Self> {
-                let from: fn([u8; $len]) -> $ty = $from;
-                // SAFETY: a non-null datum of the type points to its $len bytes.
-                (!is_null).then(|| {
-                    $crate::pg::SqlDatum(from(*unsafe {
-                        $crate::pg::fmgr::fixed_bytes::<$len>(datum)
-                    }))
-                })
-            }
-        }
+        $crate::pg::from_datum!($ty, |datum| {
+            let from: fn([u8; $len]) -> $ty = $from;
+            // SAFETY: a non-null datum of the type points to its $len bytes.
+            from(*unsafe { $crate::pg::fmgr::fixed_bytes::<$len>(datum) })
+        });
 
         impl ::pgrx::datum::IntoDatum for $crate::pg::SqlDatum<$ty> {
             fn into_datum(self) -> Option<::pgrx::pg_sys::Datum> {
@@ -263,16 +264,23 @@ pub fn quote_bytes(input: &[u8]) -> String {
     }
 }
 
-pub fn error(code: PgSqlErrorCode, message: String) -> ! {
-    ErrorReport::new(code, message, "chronoid").report(PgLogLevel::ERROR);
+/// Raises an ERROR with this SQLSTATE, message and (if any) hint: the one
+/// way chronoid raises, for `error`, `error_with_hint` and `InputError`.
+pub fn raise(code: PgSqlErrorCode, message: String, hint: Option<&str>) -> ! {
+    let mut report = ErrorReport::new(code, message, "chronoid");
+    if let Some(hint) = hint {
+        report = report.set_hint(hint);
+    }
+    report.report(PgLogLevel::ERROR);
     unreachable!("ERROR does not return")
 }
 
+pub fn error(code: PgSqlErrorCode, message: String) -> ! {
+    raise(code, message, None)
+}
+
 pub fn error_with_hint(code: PgSqlErrorCode, message: String, hint: &str) -> ! {
-    ErrorReport::new(code, message, "chronoid")
-        .set_hint(hint)
-        .report(PgLogLevel::ERROR);
-    unreachable!("ERROR does not return")
+    raise(code, message, Some(hint))
 }
 
 /// The unix millisecond a `timestamptz` falls in; infinities have none.

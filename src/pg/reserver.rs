@@ -31,7 +31,7 @@ use super::shmem::InShmem;
 use super::BackendClock;
 
 /// How long a generator stays warm after its last ID, in seconds.
-pub static KEEP_WARM_S: IntSetting = IntSetting::new(60);
+pub static KEEP_WARM_S: IntSetting = IntSetting::seconds(60);
 
 pub const SETTINGS: Settings = Settings {
     names: &[c"chronoid.reserve_keep_warm"],
@@ -39,7 +39,7 @@ pub const SETTINGS: Settings = Settings {
 };
 
 fn define_settings(_startup: Startup) {
-    guc::define_seconds(
+    guc::define_int(
         c"chronoid.reserve_keep_warm",
         c"How long after its last ID a generator's high-water mark is kept ahead of the clock.",
         Some(
@@ -50,6 +50,7 @@ fn define_settings(_startup: Startup) {
         10,
         86_400,
         pg_sys::GucContext::PGC_SIGHUP,
+        None,
     );
 }
 
