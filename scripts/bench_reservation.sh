@@ -29,22 +29,12 @@ WORK=$(mktemp -d /tmp/chronoid-bench-reservation.XXXXXX)
 chmod 755 "$WORK"
 
 bash scripts/setup.sh --test >/dev/null
-VENV=/var/cache/chronoid/venv
-source_pg=$(CHRONOID_PG15_FROM_PYPI=1 scripts/postgres.sh "$MAJOR")
-source_root=$(dirname "$("$source_pg" --bindir)")
+
+source scripts/lib.sh
 declare -A PORT DATA
 clusters=(base new)
-for v in "${clusters[@]}"; do
-    # A private installation per version: the servers under test never
-    # share a library file with any other server.
-    cp -a "$source_root" "$WORK/pg-$v"
-done
-git worktree add -q --detach "$WORK/base-src" "$BASE"
-trap 'for v in "${clusters[@]}" replay; do PG_CONFIG=$WORK/pg-new/bin/pg_config scripts/cluster.sh stop "${DATA[$v]:-/nonexistent}" || true; done; git worktree remove --force "$WORK/base-src"' EXIT
-# The base's build is kept (target/bench-base-<commit>) for the next run.
-(cd "$WORK/base-src" && PG_CONFIG=$WORK/pg-base/bin/pg_config CARGO_TARGET_DIR=$OLDPWD/target/bench-base-$BASE \
-    CHRONOID_INSTALL_PROFILE=release scripts/install.sh >/dev/null)
-PG_CONFIG=$WORK/pg-new/bin/pg_config CHRONOID_INSTALL_PROFILE=release scripts/install.sh >/dev/null
+trap 'for v in "${clusters[@]}" replay; do PG_CONFIG=$WORK/pg-new/bin/pg_config scripts/cluster.sh stop "${DATA[$v]:-/nonexistent}" || true; done; git worktree remove --force "$WORK/base-src" 2>/dev/null || true' EXIT
+install_base_and_new "$MAJOR" "$BASE" "$WORK"
 
 SETTINGS=("shared_buffers = '1GB'" "max_wal_size = '16GB'" "checkpoint_timeout = '1h'"
     "synchronous_commit = on" "jit = off" "fsync = on" "max_connections = 50")
@@ -65,7 +55,7 @@ for sessions in 1 8; do
         seconds=$(python3 -c "print($seconds * $SCALE)")
         for v in "${clusters[@]}"; do
             echo "latency: $v, rate $rate, $sessions sessions, $seconds s" >&2
-            "$VENV/bin/python" bench/reservation.py "$(dsn "$v")" "$rate" "$sessions" "$seconds" |
+            "$CHRONOID_VENV/bin/python" bench/reservation.py "$(dsn "$v")" "$rate" "$sessions" "$seconds" |
                 sed "s/^{/{\"server\": \"$v\", /" >>"$WORK/latency.jsonl"
         done
     done
@@ -88,7 +78,7 @@ write_rates() {
 echo "idle and busy writes" >&2
 sleep 65    # past the default keep-warm of 60 s
 write_rates idle >"$WORK/writes.jsonl"
-"$VENV/bin/python" - "$(dsn new)" "$window" <<'PY' &
+"$CHRONOID_VENV/bin/python" - "$(dsn new)" "$window" <<'PY' &
 import sys, time, psycopg
 with psycopg.connect(sys.argv[1], autocommit=True) as c:
     end = time.monotonic() + float(sys.argv[2]) + 2

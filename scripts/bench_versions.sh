@@ -21,20 +21,11 @@ WORK=$(mktemp -d /tmp/chronoid-bench-versions.XXXXXX)
 chmod 755 "$WORK"
 
 bash scripts/setup.sh >/dev/null
-source_pg=$(CHRONOID_PG15_FROM_PYPI=1 scripts/postgres.sh "$MAJOR")
-source_root=$(dirname "$("$source_pg" --bindir)")
+source scripts/lib.sh
 declare -A PORT DATA
 clusters=(base new)
-for v in "${clusters[@]}"; do
-    # A private installation per version: the servers under test never
-    # share a library file with any other server.
-    cp -a "$source_root" "$WORK/pg-$v"
-done
-git worktree add -q --detach "$WORK/base-src" "$BASE"
-trap 'for v in "${clusters[@]}"; do PG_CONFIG=$WORK/pg-$v/bin/pg_config scripts/cluster.sh stop "${DATA[$v]:-/nonexistent}" || true; done; git worktree remove --force "$WORK/base-src"' EXIT
-(cd "$WORK/base-src" && PG_CONFIG=$WORK/pg-base/bin/pg_config CARGO_TARGET_DIR=$PWD/target \
-    CHRONOID_INSTALL_PROFILE=release scripts/install.sh >/dev/null)
-PG_CONFIG=$WORK/pg-new/bin/pg_config CHRONOID_INSTALL_PROFILE=release scripts/install.sh >/dev/null
+trap 'for v in "${clusters[@]}"; do PG_CONFIG=$WORK/pg-$v/bin/pg_config scripts/cluster.sh stop "${DATA[$v]:-/nonexistent}" || true; done; git worktree remove --force "$WORK/base-src" 2>/dev/null || true' EXIT
+install_base_and_new "$MAJOR" "$BASE" "$WORK"
 
 SETTINGS=("shared_buffers = '2GB'" "max_wal_size = '16GB'" "checkpoint_timeout = '1h'"
     "synchronous_commit = off" "max_parallel_workers_per_gather = 0" "jit = off" "fsync = on")

@@ -26,3 +26,23 @@ CHRONOID_VENV=${CHRONOID_VENV:-/var/cache/chronoid/venv}
 test_private_dir() {
     echo "${CHRONOID_TEST_PG_DIR:-/var/cache/chronoid/private/$(echo "$CHRONOID_ROOT" | md5sum | cut -c1-12)}"
 }
+
+# For the benchmarks that compare two versions (scripts/bench_versions.sh,
+# scripts/bench_reservation.sh): a base commit and this tree, each built and
+# installed into a private copy of PostgreSQL MAJOR under WORK (pg-base,
+# pg-new), so that the servers under test never share a library file with
+# any other server. The base is checked out in WORK/base-src (the caller's
+# EXIT trap removes that worktree) and its build kept in
+# target/bench-base-<commit> for the next run.
+install_base_and_new() {
+    local major=$1 base=$2 work=$3 source_pg source_root v
+    source_pg=$(CHRONOID_PG15_FROM_PYPI=1 "$CHRONOID_ROOT/scripts/postgres.sh" "$major")
+    source_root=$(dirname "$("$source_pg" --bindir)")
+    for v in base new; do cp -a "$source_root" "$work/pg-$v"; done
+    git -C "$CHRONOID_ROOT" worktree add -q --detach "$work/base-src" "$base"
+    (cd "$work/base-src" && PG_CONFIG=$work/pg-base/bin/pg_config \
+        CARGO_TARGET_DIR=$CHRONOID_ROOT/target/bench-base-$base \
+        CHRONOID_INSTALL_PROFILE=release scripts/install.sh >/dev/null)
+    (cd "$CHRONOID_ROOT" && PG_CONFIG=$work/pg-new/bin/pg_config \
+        CHRONOID_INSTALL_PROFILE=release scripts/install.sh >/dev/null)
+}
