@@ -92,7 +92,11 @@ for my $i (1, 2)
 	$node[$i]->safe_psql('postgres', 'UPDATE rep SET ck = codokey(now(), 6) WHERE n % 100 = 0');
 }
 # Everything each publisher wrote applied (the UPDATEs arrive after the
-# last INSERT, so counting rows is not enough).
+# last INSERT, so counting rows is not enough). First the initial copies:
+# a table synchronization worker streams through a slot of its own, which
+# the apply worker's catch-up does not wait for.
+$node[3]->poll_query_until('postgres', "SELECT count(*) = 0 FROM pg_subscription_rel WHERE srsubstate NOT IN ('r', 's')")
+  or die 'the subscriptions did not finish their initial copies';
 $node[$_]->wait_for_catchup("sub$_") for 1, 2;
 sub fp
 {
