@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of chronoid:
 #   0. the code's own checks: formatting (cargo fmt --check), lints (cargo
-#      clippy -D warnings), the explicit install SQL matches its generator;
+#      clippy -D warnings), the explicit install SQL matches its generator,
+#      npm pack in a clean checkout builds the Node package;
 #   1. the formats crate's unit, property, fuzz and doc tests (plain cargo
 #      test: no PostgreSQL involved);
 # and on every supported PostgreSQL major:
@@ -78,6 +79,9 @@ python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PG
 # chronoid-formats is ready for crates.io: it packages and builds alone.
 cargo package -q -p chronoid-formats --allow-dirty >/dev/null || failed+=("cargo package -p chronoid-formats")
 python3 scripts/check_readme_recipes.py || failed+=("a README/docs snippet is not an excerpt of the recipe it names")
+# The npm package as npm users pack it: npm pack in a clean checkout's node/
+# builds it (its prepack hook), and node/ alone refuses with a message.
+bash tests/node_pack.sh || failed+=("npm pack in a clean checkout (tests/node_pack.sh)")
 # The system PostgreSQL's path is written once, in scripts/lib.sh
 # (SYSTEM_PG_CONFIG); everything else derives it from there or from the
 # pg_config in use.

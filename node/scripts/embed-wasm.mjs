@@ -1,5 +1,5 @@
 // Writes src/wasm-bytes.ts: the formats crate's WebAssembly build
-// (node/wasm, built by scripts/clients.sh) as base64, so that every build
+// (node/wasm, built by scripts/prepack.mjs) as base64, so that every build
 // of the package carries it without a file to locate at run time.
 import { readFileSync, writeFileSync } from 'node:fs';
 
