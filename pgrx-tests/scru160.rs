@@ -26,7 +26,7 @@ fn scru160_from_short_bytea_is_rejected() {
 
 #[pg_test]
 fn backend_local_state_refuses_reentry_and_recovers() {
-    static STATE: crate::pg::BackendLocal<u32> = crate::pg::BackendLocal::new();
+    static STATE: crate::pg::backend_local::BackendLocal<u32> = crate::pg::backend_local::BackendLocal::new();
     // A nested `with` on the same state would alias its `&mut`: an ERROR.
     let nested = std::panic::catch_unwind(|| STATE.with(|| 1, |_| STATE.with(|| 2, |v| *v)));
     assert!(nested.is_err());

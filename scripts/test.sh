@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of chronoid:
 #   0. the code's own checks: formatting (cargo fmt --check), lints (cargo
-#      clippy -D warnings), the explicit install SQL matches its generator,
+#      clippy -D warnings), src/'s layers (no import upward, no circle, no
+#      file over 500 lines), the explicit install SQL matches its generator,
 #      npm pack in a clean checkout builds the Node package;
 #   1. the formats crate's unit, property, fuzz and doc tests (plain cargo
 #      test: no PostgreSQL involved);
@@ -73,6 +74,9 @@ cargo fmt --all --check || failed+=("cargo fmt --check")
 first=$(echo $MAJORS | cut -d' ' -f1)
 cargo clippy --workspace --all-targets --no-default-features --features "pg$first pg_test" \
     -- -D warnings || failed+=("cargo clippy")
+# src/'s layers as ARCHITECTURE.md draws them: types above durable above
+# pg, no import upward, no import circle, no file over 500 lines.
+python3 scripts/check_layers.py || failed+=("src/ breaks its layers (scripts/check_layers.py)")
 python3 scripts/generate_sql.py --check || failed+=("sql/ differs from scripts/generate_sql.py")
 python3 scripts/check_versions.py || failed+=("versions disagree (Cargo.toml, chronoid.control, META.json, sql/)")
 python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PGXN Meta Spec 1.0.0")

@@ -54,7 +54,7 @@ CREATE FUNCTION codokey_cmp(codokey, codokey) RETURNS int4
     AS 'byteacmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 -- Sort support is chronoid's own (since 0.4.0): the same order as bytea's,
 -- with abbreviated keys that pack the first ten digit values into one
--- integer (src/pg/codokey.rs), so sorts and index builds cost what
+-- integer (src/types/codokey.rs), so sorts and index builds cost what
 -- timestamptz's do.
 CREATE FUNCTION codokey_sortsupport(internal) RETURNS void
     AS 'MODULE_PATHNAME', 'codokey_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

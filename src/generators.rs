@@ -2,6 +2,10 @@
 //! (`sql/generators.sql`): one row per server-wide generator with its
 //! ticker, its durable high-water mark and its counters, read from shared
 //! memory as the `pg_stat_*` functions read theirs.
+//!
+//! The top layer, beside `src/lib.rs`: it reads both the type adapters
+//! (`src/types/`) and the durable generators (`src/durable/`), and nothing
+//! below imports it.
 
 use pgrx::datum::TimestampWithTimeZone;
 use pgrx::prelude::*;
@@ -11,46 +15,11 @@ use chronoid_formats::counter_id::TickSource;
 use chronoid_formats::nanoflake::Nanoflake;
 use chronoid_formats::uid60::Uid60;
 
-use super::counter_id::CounterIdSqlType;
-use super::high_water::Generator;
-use super::{shmem, BackendLocal};
-
-/// IDs this backend handed out and has not yet added to the shared
-/// `minted` counters: one plain increment per ID, added at the end of each
-/// transaction (as PostgreSQL flushes its own statistics), so the view is
-/// exact once the generating transaction has ended and no ID pays for an
-/// atomic read-modify-write on a line every backend writes.
-static UNFLUSHED_MINTED: BackendLocal<[u64; 3]> = BackendLocal::new();
-
-#[inline]
-pub fn count_minted(g: Generator) {
-    UNFLUSHED_MINTED.with(
-        || {
-            // The first ID of this process: flush at every transaction end.
-            // SAFETY: registers a callback that lives as long as the process.
-            unsafe { pg_sys::RegisterXactCallback(Some(flush_minted), std::ptr::null_mut()) };
-            [0; 3]
-        },
-        |counts| counts[g as usize] += 1,
-    );
-}
-
-/// At every transaction event (commit, abort, their parallel-worker forms):
-/// IDs handed out count whether or not their transaction commits.
-#[pg_guard]
-unsafe extern "C-unwind" fn flush_minted(
-    _event: pg_sys::XactEvent::Type,
-    _arg: *mut std::ffi::c_void,
-) {
-    let counts = UNFLUSHED_MINTED
-        .try_with(std::mem::take)
-        .unwrap_or_default();
-    for g in Generator::ALL {
-        if counts[g as usize] > 0 {
-            g.stats().add_minted(counts[g as usize]);
-        }
-    }
-}
+use crate::durable::generator::GENERATOR_COUNTERS;
+use crate::durable::{marks, reservation};
+use crate::pg::guards::require_preloaded;
+use crate::pg::time::unix_ms_timestamptz;
+use crate::types::counter_id::CounterIdSqlType;
 
 type Row = (
     String,
@@ -79,22 +48,22 @@ fn row<T: CounterIdSqlType>() -> Row {
         .flatten();
     // The durable mark (the file's): above the one callers check while a
     // reservation waits for the standbys, or after an operator moved it up.
-    let mark = super::high_water::durable_marks()[T::GENERATOR as usize];
+    let mark = marks::durable_marks()[T::GENERATOR as usize];
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    let (reservations, waits, wait_ms) = super::reserver::counters(T::GENERATOR);
+    let (reservations, waits, wait_ms) = reservation::counters(T::GENERATOR);
     (
         T::GENERATOR.name().to_owned(),
-        last.map(|t| super::unix_ms_timestamptz(t.unix_ms as i64)),
+        last.map(|t| unix_ms_timestamptz(t.unix_ms as i64)),
         last.map(|t| t.sequence as i32),
-        (mark > 0).then(|| super::unix_ms_timestamptz(mark as i64)),
+        (mark > 0).then(|| unix_ms_timestamptz(mark as i64)),
         count(stats.minted),
         count(stats.sequence_waits),
         count(stats.clock_behind_events),
         count(stats.max_clock_lag_ms),
         count(stats.clock_behind_errors),
         T::node_id().map(i32::from),
-        super::unix_ms_timestamptz(T::epoch_unix_ms()),
-        super::unix_ms_timestamptz(shmem::GENERATOR_COUNTERS.get().0.since_unix_ms as i64),
+        unix_ms_timestamptz(T::epoch_unix_ms()),
+        unix_ms_timestamptz(GENERATOR_COUNTERS.get().0.since_unix_ms as i64),
         count(reservations),
         count(waits),
         wait_ms,
@@ -123,6 +92,6 @@ fn chronoid_generators() -> TableIterator<
         name!(reservation_wait_time, f64),
     ),
 > {
-    shmem::require_preloaded("chronoid_generators()");
+    require_preloaded("chronoid_generators()");
     TableIterator::new(vec![row::<Nanoflake>(), row::<Caloriosa>(), row::<Uid60>()])
 }

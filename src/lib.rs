@@ -1,11 +1,23 @@
 //! chronoid: time-ordered identifier types for PostgreSQL.
 //!
 //! The formats are the `chronoid_formats` crate (`formats/`, plain Rust, no
-//! pgrx); `pg` adapts them to SQL. The SQL objects themselves are written
-//! out in `sql/`, so that each type is a fixed-length binary type with its
-//! own operator classes. ARCHITECTURE.md draws the layers.
+//! pgrx); this crate adapts them to SQL, in three layers, each importing
+//! only the ones below it (`scripts/check_layers.py` checks it):
+//!
+//! - `types`: one thin adapter per SQL type;
+//! - `durable`: the server-wide generators' shared state, durable marks,
+//!   WAL records and reserver;
+//! - `pg`: PostgreSQL plumbing that knows no chronoid type or generator;
+//!
+//! with `generators` (the `chronoid_generators` view, which reads both types
+//! and marks) and this file, which composes start-up, on top. The SQL
+//! objects themselves are written out in `sql/`. ARCHITECTURE.md draws the
+//! layers.
 
+mod durable;
+mod generators;
 mod pg;
+mod types;
 
 pgrx::pg_module_magic!(name, version);
 
@@ -39,10 +51,35 @@ pgrx::extension_sql_file!(
     requires = ["uid60"]
 );
 
+/// Every setting chronoid defines, by the file that owns it: the table is
+/// composed here, apart from the machinery (`pg::guc`), as PostgreSQL's
+/// `guc_tables.c` is apart from `guc.c`.
+const SETTINGS: [pg::guc::Settings; 3] = [
+    types::nanoflake::SETTINGS,
+    types::codokey::SETTINGS,
+    durable::reserver::SETTINGS,
+];
+
+/// Start-up, in order, in one place (as PostgreSQL's `ipci.c` is for shared
+/// memory): the settings, then, only while preloaded, every shared-memory
+/// request, the start-up hook, the WAL resource manager and the worker.
 #[pgrx::pg_guard]
 pub extern "C-unwind" fn _PG_init() {
-    pg::guc::define();
-    pg::shmem::init();
+    pg::guc::define(&SETTINGS);
+    if !pg::guards::preloading() {
+        // Loaded by a session: the types work; the counter generators,
+        // which need shared memory, refuse (`require_preloaded`).
+        return;
+    }
+    durable::generator::request_shmem();
+    durable::marks::request_shmem();
+    durable::reservation::request_shmem();
+    durable::reserver::register_worker();
+    // After every `pg_shmem_init!` above, so that it runs after their hooks
+    // and fills what they placed: reads `chronoid.marks`, resumes tickers.
+    durable::startup::install_hook();
+    durable::rmgr::register();
+    pg::guards::note_preloaded();
 }
 
 // pgrx-tests/ holds the in-database #[pg_test]s of src/, one file per
@@ -50,7 +87,7 @@ pub extern "C-unwind" fn _PG_init() {
 #[cfg(any(test, feature = "pg_test"))]
 #[pgrx::pg_schema]
 mod tests {
-    use crate::pg::SqlDatum;
+    use crate::pg::datum::SqlDatum;
     use pgrx::prelude::*;
 
     include!("../pgrx-tests/nanoflake.rs");

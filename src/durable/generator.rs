@@ -1,18 +1,27 @@
-//! Server-wide generator state, in shared memory when chronoid is preloaded.
+//! The server-wide generators (`gen_nanoflake`, `gen_caloriosa`,
+//! `gen_uid60`) as shared memory holds them: each one's ticker, the
+//! high-water mark its callers check on every call, without a lock, and its
+//! counters for the view. Everything here is read by callers on the hot
+//! path; what moves the marks is in `marks.rs`.
+//!
+//! Durable generators: may import `src/pg/` and the files of
+//! `src/durable/` it names, never a type adapter (`src/types/`) or
+//! `src/generators.rs`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use pgrx::pg_guard;
-use pgrx::pg_sys;
-use pgrx::{pg_shmem_init, PgAtomic, PgSqlErrorCode};
+use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic};
 
 use chronoid_formats::caloriosa::CaloriosaTicker;
 use chronoid_formats::clock::Clock;
+use chronoid_formats::counter_id::TickSource;
 use chronoid_formats::generator_stats::GeneratorStats;
+use chronoid_formats::high_water::HighWaterMark;
 use chronoid_formats::nanoflake::NanoflakeTicker;
+use chronoid_formats::ticker::Tick;
 use chronoid_formats::uid60::Uid60Ticker;
 
-// SAFETY (all three): each name is unique, and `init` puts each ticker in
+use crate::pg::clock::BackendClock;
+
+// SAFETY (all three): each name is unique, and `request_shmem` puts each ticker in
 // shared memory before any backend can use it; `get` is only called after
 // `require_preloaded`.
 pub static NANOFLAKE_TICKER: PgAtomic<InShmem<NanoflakeTicker>> =
@@ -46,10 +55,6 @@ impl<T> std::ops::Deref for InShmem<T> {
     }
 }
 
-/// Set in the postmaster when shared memory was requested; forked backends
-/// inherit it.
-static PRELOADED: AtomicBool = AtomicBool::new(false);
-
 // SAFETY: each ticker is one AtomicU64 (repr(transparent)), valid in any
 // process that maps the segment.
 unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory
@@ -64,33 +69,91 @@ unsafe impl<const N: u32> pgrx::shmem::PGRXSharedMemory
 // SAFETY: atomics and an integer.
 unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<GeneratorCounters> {}
 
-pub fn init() {
-    // SAFETY: a flag PostgreSQL sets while it loads preloaded libraries.
-    if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
-        pg_shmem_init!(NANOFLAKE_TICKER = InShmem(NanoflakeTicker::new()));
-        pg_shmem_init!(CALORIOSA_TICKER = InShmem(CaloriosaTicker::new()));
-        pg_shmem_init!(UID60_TICKER = InShmem(Uid60Ticker::new()));
-        pg_shmem_init!(
-            GENERATOR_COUNTERS = InShmem(GeneratorCounters {
-                since_unix_ms: super::BackendClock.now_ms(),
-                stats: Default::default(),
-            })
-        );
-        // After the tickers: its start-up hook resumes them above their marks.
-        super::high_water::init();
-        PRELOADED.store(true, Ordering::Relaxed);
+// SAFETY: atomics, valid in any process mapping them.
+unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<Marks> {}
+
+/// The generators whose uniqueness rests on a shared ticker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generator {
+    Nanoflake = 0,
+    Caloriosa = 1,
+    Uid60 = 2,
+}
+
+impl Generator {
+    pub const ALL: [Generator; 3] = [Generator::Nanoflake, Generator::Caloriosa, Generator::Uid60];
+    pub const NAMES: [&'static str; 3] = ["nanoflake", "caloriosa", "uid60"];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    pub fn from_index(index: u32) -> Option<Self> {
+        Self::ALL.get(index as usize).copied()
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    pub fn mark(self) -> &'static HighWaterMark {
+        &MARKS.get().0 .0[self as usize]
+    }
+
+    pub fn stats(self) -> &'static chronoid_formats::generator_stats::GeneratorStats {
+        &GENERATOR_COUNTERS.get().0.stats[self as usize]
+    }
+
+    pub fn ticker(self) -> &'static dyn ErasedTicker {
+        match self {
+            Generator::Nanoflake => &NANOFLAKE_TICKER.get().0,
+            Generator::Caloriosa => &CALORIOSA_TICKER.get().0,
+            Generator::Uid60 => &UID60_TICKER.get().0,
+        }
+    }
+
+    /// The last pair this generator's ticker holds.
+    pub fn last_tick(self) -> Option<Tick> {
+        self.ticker().last()
     }
 }
 
-/// Raises 55000, with a hint, unless the shared state exists: a generator
-/// whose uniqueness across backends depends on it must not run without.
-pub fn require_preloaded(generator: &str) {
-    if !PRELOADED.load(Ordering::Relaxed) {
-        super::error_with_hint(
-            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-            format!("{generator} requires chronoid to be loaded via shared_preload_libraries"),
-            "Add chronoid to shared_preload_libraries in postgresql.conf and restart the server; \
-             the generator keeps its sequence in shared memory so that no two backends repeat an ID.",
-        );
+/// The three tickers' types differ; what the marks do to them does not.
+pub trait ErasedTicker {
+    fn last(&self) -> Option<Tick>;
+    fn resume_above(&self, mark_ms: u64);
+    fn restart_at(&self, mark_ms: u64);
+}
+
+impl<T: TickSource> ErasedTicker for T {
+    fn last(&self) -> Option<Tick> {
+        self.last_tick()
     }
+    fn resume_above(&self, mark_ms: u64) {
+        TickSource::resume_above(self, mark_ms)
+    }
+    fn restart_at(&self, mark_ms: u64) {
+        TickSource::restart_at(self, mark_ms)
+    }
+}
+
+/// The marks generators read on every call, without a lock.
+pub struct Marks([HighWaterMark; 3]);
+
+// SAFETY: a unique name; `request_shmem` places it before any backend runs.
+static MARKS: PgAtomic<InShmem<Marks>> = unsafe { PgAtomic::new(c"chronoid.high_water_marks") };
+
+/// From `_PG_init` while preloading: the tickers, the counters and the
+/// marks callers check.
+pub fn request_shmem() {
+    pg_shmem_init!(NANOFLAKE_TICKER = InShmem(NanoflakeTicker::new()));
+    pg_shmem_init!(CALORIOSA_TICKER = InShmem(CaloriosaTicker::new()));
+    pg_shmem_init!(UID60_TICKER = InShmem(Uid60Ticker::new()));
+    pg_shmem_init!(
+        GENERATOR_COUNTERS = InShmem(GeneratorCounters {
+            since_unix_ms: BackendClock.now_ms(),
+            stats: Default::default(),
+        })
+    );
+    pg_shmem_init!(MARKS = InShmem(Marks(Default::default())));
 }

@@ -7,28 +7,31 @@
 //! is warm, and its mark is kept at least half a window
 //! (`RESERVATION_WINDOW_MS`) above the clock: when it comes within half a
 //! window, every warm generator's mark moves a window ahead in one record
-//! (`high_water::reserve`). A caller that finds its pair above the mark (the
+//! (`marks::reserve`). A caller that finds its pair above the mark (the
 //! first call after an idle spell, or a reserver that fell behind) asks for
 //! a reservation and sleeps on a condition variable until the mark covers
-//! it: cancellable, with wait event `ChronoidReservation` (`Extension`
-//! before PostgreSQL 17), counted in the view.
+//! it (`reservation.rs`, the state both share).
 //!
 //! On a standby it flushes the marks file that redo wrote without a flush.
+//!
+//! Durable generators: may import `src/pg/` and the files of
+//! `src/durable/` it names, never a type adapter (`src/types/`) or
+//! `src/generators.rs`.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pgrx::bgworkers::{BackgroundWorkerBuilder, BgWorkerStartTime};
 use pgrx::pg_sys;
-use pgrx::{pg_guard, pg_shmem_init, PgAtomic, PgSqlErrorCode};
+use pgrx::{pg_guard, PgSqlErrorCode};
 
 use chronoid_formats::clock::Clock;
 use chronoid_formats::high_water::{ahead_of, due_at, keep_ahead, KeepWarm, RESERVATION_WINDOW_MS};
 
-use super::guc::{self, IntSetting, Settings, Startup};
-use super::high_water::{self, Generator};
-use super::shmem::InShmem;
-use super::BackendClock;
+use super::generator::Generator;
+use super::{marks, reservation};
+use crate::pg::clock::BackendClock;
+use crate::pg::error::error;
+use crate::pg::guc::{self, IntSetting, Settings, Startup};
 
 /// How long a generator stays warm after its last ID, in seconds.
 pub static KEEP_WARM_S: IntSetting = IntSetting::seconds(60);
@@ -54,51 +57,8 @@ fn define_settings(_startup: Startup) {
     );
 }
 
-/// What callers and the reserver share.
-pub struct Shared {
-    /// The reserver's latch (a pointer into its PGPROC) and pid; 0 while
-    /// none runs.
-    latch: AtomicUsize,
-    pid: AtomicI32,
-    /// The highest pair (unix ms) a waiting caller needs covered.
-    requested_ms: [AtomicU64; 3],
-    /// A standby's redo wrote the file; the reserver has not flushed it.
-    file_dirty: AtomicBool,
-    /// Records that moved each generator's mark.
-    reservations: [AtomicU64; 3],
-    /// Calls that waited for a reservation, and for how long in all.
-    waits: [AtomicU64; 3],
-    wait_us: [AtomicU64; 3],
-    /// Broadcast whenever marks move.
-    moved: std::cell::UnsafeCell<pg_sys::ConditionVariable>,
-}
-
-// SAFETY: atomics, and a condition variable PostgreSQL's own functions
-// lock; all valid in any process that maps the segment.
-unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<Shared> {}
-
-// SAFETY: a unique name; placed by `init` before any backend runs.
-static SHARED: PgAtomic<InShmem<Shared>> = unsafe { PgAtomic::new(c"chronoid.reserver") };
-
-fn shared() -> &'static Shared {
-    &SHARED.get().0
-}
-
-/// From `high_water::init`, while preloading.
-pub fn init() {
-    pg_shmem_init!(
-        SHARED = InShmem(Shared {
-            latch: AtomicUsize::new(0),
-            pid: AtomicI32::new(0),
-            requested_ms: Default::default(),
-            file_dirty: AtomicBool::new(false),
-            reservations: Default::default(),
-            waits: Default::default(),
-            wait_us: Default::default(),
-            // SAFETY: plain C data; `init_shared` initializes it properly.
-            moved: std::cell::UnsafeCell::new(unsafe { std::mem::zeroed() }),
-        })
-    );
+/// From `_PG_init` while preloading.
+pub fn register_worker() {
     BackgroundWorkerBuilder::new("chronoid reserver")
         .set_library("chronoid")
         .set_function("chronoid_reserver_main")
@@ -109,115 +69,7 @@ pub fn init() {
         .load();
 }
 
-/// In the postmaster, whenever shared memory is (re)built.
-pub fn init_shared() {
-    // SAFETY: the postmaster, before any other process maps the segment.
-    unsafe { pg_sys::ConditionVariableInit(shared().moved.get()) };
-}
-
-/// For the view: reservations, waits, and total wait in ms.
-pub fn counters(g: Generator) -> (u64, u64, f64) {
-    let s = shared();
-    let i = g as usize;
-    (
-        s.reservations[i].load(Ordering::Relaxed),
-        s.waits[i].load(Ordering::Relaxed),
-        s.wait_us[i].load(Ordering::Relaxed) as f64 / 1000.0,
-    )
-}
-
-fn wake_reserver() {
-    let latch = shared().latch.load(Ordering::Acquire);
-    if latch != 0 {
-        // SAFETY: a latch in the reserver's PGPROC, in shared memory, which
-        // outlives it; setting a latch no one waits on is harmless.
-        unsafe { pg_sys::SetLatch(latch as *mut pg_sys::Latch) };
-    }
-}
-
-/// A caller's pair lies less than half a window under its mark: the
-/// reserver is late. Cheap when its latch is already set.
-pub fn nudge() {
-    wake_reserver();
-}
-
-/// Whether a reserver runs (and so will flush what redo writes).
-pub fn running() -> bool {
-    shared().pid.load(Ordering::Acquire) != 0
-}
-
-/// Redo wrote the file without flushing it.
-pub fn replayed_marks_written() {
-    shared().file_dirty.store(true, Ordering::Release);
-    wake_reserver();
-}
-
-/// Marks moved (a reservation, an operator): wake whoever waits.
-pub fn marks_moved() {
-    // SAFETY: the condition variable initialized by `init_shared`.
-    unsafe { pg_sys::ConditionVariableBroadcast(shared().moved.get()) };
-}
-
-/// How long a caller waits for a reserver that is not running before it
-/// gives up (it restarts within a second of a crash).
-const NO_RESERVER_GIVE_UP: Duration = Duration::from_secs(10);
-
-/// Called by a generator whose next pair (of `unix_ms`) its mark does not
-/// cover: returns once the reserver has made a mark above it durable.
-pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str) {
-    let s = shared();
-    let i = g as usize;
-    let started = Instant::now();
-    s.requested_ms[i].fetch_max(unix_ms, Ordering::AcqRel);
-    wake_reserver();
-    let cv = s.moved.get();
-    // SAFETY: the condition variable initialized by `init_shared`; a
-    // cancelled sleep raises through pgrx's guard, and the transaction's
-    // abort cancels the sleep.
-    unsafe { pg_sys::ConditionVariablePrepareToSleep(cv) };
-    while !g.mark().covers(unix_ms) {
-        if s.pid.load(Ordering::Acquire) == 0 && started.elapsed() > NO_RESERVER_GIVE_UP {
-            // SAFETY: as above.
-            unsafe { pg_sys::ConditionVariableCancelSleep() };
-            super::error_with_hint(
-                PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                format!("{function} could not reserve IDs: chronoid's reserver is not running"),
-                "The \"chronoid reserver\" background worker makes the high-water marks durable. \
-                 See the server log for why it stopped; max_worker_processes must leave room for it.",
-            );
-        }
-        // SAFETY: as above.
-        unsafe { pg_sys::ConditionVariableTimedSleep(cv, 100, reservation_wait_event()) };
-        s.requested_ms[i].fetch_max(unix_ms, Ordering::AcqRel);
-        wake_reserver();
-    }
-    // SAFETY: as above.
-    unsafe { pg_sys::ConditionVariableCancelSleep() };
-    s.waits[i].fetch_add(1, Ordering::Relaxed);
-    s.wait_us[i].fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
-}
-
-/// What pg_stat_activity shows for a caller waiting for a reservation:
-/// wait event `ChronoidReservation` (type `Extension`) from PostgreSQL 17,
-/// which lets extensions name theirs; `Extension` before.
-fn reservation_wait_event() -> u32 {
-    #[cfg(any(feature = "pg17", feature = "pg18"))]
-    {
-        // Per process: the id comes from shared memory, looked up once.
-        static EVENT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let mut event = EVENT.load(Ordering::Relaxed);
-        if event == 0 {
-            // SAFETY: a NUL-terminated name; registers it once per cluster.
-            event = unsafe { pg_sys::WaitEventExtensionNew(c"ChronoidReservation".as_ptr()) };
-            EVENT.store(event, Ordering::Relaxed);
-        }
-        event
-    }
-    #[cfg(not(any(feature = "pg17", feature = "pg18")))]
-    pg_sys::PG_WAIT_EXTENSION
-}
-
-/// The background worker's entry point (named in `init`).
+/// The background worker's entry point (named in `register_worker`).
 #[pg_guard]
 #[no_mangle]
 pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
@@ -226,21 +78,20 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
     // asks for a reload; SIGINT (pg_cancel_backend) is ignored, so that a
     // cancel never cuts a wait for the synchronous standbys short.
     unsafe {
-        super::ffi::set_signal_handler(pg_sys::SIGTERM as _, Some(super::ffi::die_signal_handler));
-        super::ffi::set_signal_handler(
-            pg_sys::SIGHUP as _,
-            Some(super::ffi::config_reload_signal_handler),
+        crate::pg::ffi::set_signal_handler(
+            pg_sys::SIGTERM as _,
+            Some(crate::pg::ffi::die_signal_handler),
         );
-        super::ffi::set_signal_handler(pg_sys::SIGINT as _, sig_ign());
+        crate::pg::ffi::set_signal_handler(
+            pg_sys::SIGHUP as _,
+            Some(crate::pg::ffi::config_reload_signal_handler),
+        );
+        crate::pg::ffi::set_signal_handler(pg_sys::SIGINT as _, sig_ign());
         pg_sys::BackgroundWorkerUnblockSignals();
         pg_sys::before_shmem_exit(Some(unpublish), pg_sys::Datum::from(0));
     }
-    let s = shared();
     // SAFETY: MyLatch and MyProcPid are this process's.
-    unsafe {
-        s.latch.store(pg_sys::MyLatch as usize, Ordering::Release);
-        s.pid.store(pg_sys::MyProcPid, Ordering::Release);
-    }
+    unsafe { reservation::publish(pg_sys::MyLatch, pg_sys::MyProcPid) };
     let mut warm: [KeepWarm; 3] = Generator::ALL.map(|g| KeepWarm::new(g.last_tick()));
     loop {
         // SAFETY: this process's latch.
@@ -282,19 +133,16 @@ fn sig_ign() -> pg_sys::pqsigfunc {
 
 #[pg_guard]
 unsafe extern "C-unwind" fn unpublish(_code: i32, _arg: pg_sys::Datum) {
-    let s = shared();
-    s.latch.store(0, Ordering::Release);
-    s.pid.store(0, Ordering::Release);
+    reservation::unpublish();
 }
 
 fn flush_replayed_marks() {
-    let s = shared();
-    if s.file_dirty.swap(false, Ordering::AcqRel) {
+    if reservation::take_file_dirty() {
         // Written again, not only fsynced: after a failed fsync the OS may
         // have dropped the pages, and a second fsync would not say so.
-        if let Err(e) = high_water::rewrite_marks_file() {
-            s.file_dirty.store(true, Ordering::Release);
-            super::error(
+        if let Err(e) = marks::rewrite_marks_file() {
+            reservation::file_still_dirty();
+            error(
                 PgSqlErrorCode::ERRCODE_IO_ERROR,
                 format!("could not flush file \"chronoid.marks\": {e}"),
             );
@@ -307,7 +155,6 @@ fn flush_replayed_marks() {
 /// When one mark is due, every other warm one moves with it, so that warm
 /// generators share their records rather than fall out of step.
 fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
-    let s = shared();
     // Use is timed on the monotonic clock: a wall clock stepped by an hour
     // neither keeps a generator warm for that hour nor cools every one.
     let mono = BackendClock.monotonic_ms();
@@ -317,7 +164,7 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
     for g in Generator::ALL {
         let i = g as usize;
         warm[i].observe(g.last_tick(), mono);
-        requested[i] = s.requested_ms[i].swap(0, Ordering::AcqRel);
+        requested[i] = reservation::take_requested(g);
         if requested[i] > 0 {
             warm[i].touch(mono);
         }
@@ -343,13 +190,13 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
         // Computed again under the lock: an operator may just have moved a
         // ticker back (chronoid_set_high_water_mark), and a base read
         // before that would carry the old mark forward again.
-        let moved = high_water::reserve(|| bases().map(|base| base.map(ahead_of)));
+        let moved = marks::reserve(|| bases().map(|base| base.map(ahead_of)));
         for g in Generator::ALL {
             if moved[g as usize] {
-                s.reservations[g as usize].fetch_add(1, Ordering::Relaxed);
+                reservation::count_reservation(g);
             }
         }
-        marks_moved();
+        reservation::marks_moved();
     }
     if !warm_now.contains(&true) {
         // Idle: nothing to write until a caller asks (it sets the latch).

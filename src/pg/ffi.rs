@@ -7,6 +7,9 @@
 //! The declarations were checked against the server headers of every major
 //! chronoid builds for (15 to 18): `common/hashfn.h`, `lib/hyperloglog.h`,
 //! `utils/sortsupport.h`.
+//!
+//! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
+//! type adapter (`src/types/`) or the durable generators (`src/durable/`).
 
 use pgrx::pg_sys;
 

@@ -12,6 +12,9 @@
 //! operation that can panic. Whatever can raise an ERROR (a rejected input,
 //! the sortsupport set-up, the abort check, a generator's slow path) runs
 //! under pgrx's guard.
+//!
+//! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
+//! type adapter (`src/types/`) or the durable generators (`src/durable/`).
 
 /// The bytes of a by-reference datum of `N` bytes.
 ///

@@ -1,10 +1,18 @@
-//! Helpers for defining chronoid's configuration parameters; each type's
-//! adapter defines its own (`chronoid.node_id` and `chronoid.nanoflake_epoch`
-//! in `nanoflake.rs`, `chronoid.codokey_*` in `codokey.rs`) and lists them in
-//! `ALL` below, so that a bad configured value stops the server.
+//! The machinery of chronoid's configuration parameters, as `guc.c` is
+//! PostgreSQL's: setting variables, the calls that define them, check and
+//! assign hooks, and `define`, which defines a table of settings and stops
+//! the server over a bad configured value. The settings themselves belong
+//! to the files that use them (`chronoid.node_id` and
+//! `chronoid.nanoflake_epoch` in `src/types/nanoflake.rs`,
+//! `chronoid.codokey_*` in `src/types/codokey.rs`,
+//! `chronoid.reserve_keep_warm` in `src/durable/reserver.rs`); the table of
+//! them all is composed in `src/lib.rs`, as `guc_tables.c` is apart.
 //!
 //! The values generators read on every call live in statics that
 //! PostgreSQL's GUC machinery writes, so reading one costs a load.
+//!
+//! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
+//! type adapter (`src/types/`) or the durable generators (`src/durable/`).
 
 use std::cell::UnsafeCell;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
@@ -13,18 +21,11 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use pgrx::pg_sys;
 use pgrx::pg_sys::panic::pgrx_extern_c_guard;
 
-/// One type's settings: their names, and the function that defines them.
+/// One owner's settings: their names, and the function that defines them.
 pub struct Settings {
     pub names: &'static [&'static CStr],
     pub define: fn(Startup),
 }
-
-/// Every setting chronoid defines, grouped by the type that owns it.
-const ALL: [Settings; 3] = [
-    super::nanoflake::SETTINGS,
-    super::codokey::SETTINGS,
-    super::reserver::SETTINGS,
-];
 
 /// Whether the settings are defined while the server starts (the library is
 /// preloaded) or later, when a session first loads it.
@@ -221,12 +222,13 @@ fn report(result: Result<(), &'static str>) -> bool {
     }
 }
 
-/// Defines every setting. In the postmaster (shared_preload_libraries), a
-/// bad configured value or an unknown `chronoid.*` name stops the server.
-pub fn define() {
+/// Defines every setting of `table`. In the postmaster
+/// (shared_preload_libraries), a bad configured value or an unknown
+/// `chronoid.*` name stops the server.
+pub fn define(table: &[Settings]) {
     // SAFETY: a flag PostgreSQL sets while it loads preloaded libraries.
     let preloaded = unsafe { pg_sys::process_shared_preload_libraries_in_progress };
-    let names = ALL
+    let names = table
         .iter()
         .flat_map(|settings| settings.names.iter().copied());
     // What the server's configuration says for our settings is still a
@@ -249,7 +251,7 @@ pub fn define() {
     } else {
         Startup::Session
     };
-    for settings in &ALL {
+    for settings in table {
         (settings.define)(startup);
     }
     if preloaded {

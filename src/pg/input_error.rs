@@ -7,11 +7,12 @@
 //! error there and return instead of raising it, as core types do through
 //! `ereturn`. The saved error carries the same SQLSTATE, message and hint as
 //! the raised one, so both paths are built from one [`InputError`].
+//!
+//! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
+//! type adapter (`src/types/`) or the durable generators (`src/durable/`).
 
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
-
-use super::quote_bytes;
 
 pub struct InputError {
     code: PgSqlErrorCode,
@@ -52,7 +53,7 @@ impl InputError {
 
     /// Raises it as an ERROR.
     pub fn raise(self) -> ! {
-        super::raise(self.code, self.message, self.hint.as_deref())
+        super::error::raise(self.code, self.message, self.hint.as_deref())
     }
 
     /// Saves it in `context` when that is an `ErrorSaveContext` (the caller
@@ -127,5 +128,34 @@ unsafe fn palloc_text(text: &str) -> *mut std::ffi::c_char {
         ptr.copy_from_nonoverlapping(text.as_ptr(), text.len());
         *ptr.add(text.len()) = 0;
         ptr.cast()
+    }
+}
+
+/// `invalid input syntax for type T: "..."`, SQLSTATE 22P02, raised (the
+/// functions taking text that are not input functions; input functions
+/// report through [`InputError`], softly where asked).
+pub fn invalid_text_bytes(type_name: &str, input: &[u8]) -> ! {
+    InputError::invalid_text(type_name, input).raise()
+}
+
+/// Bad input echoed in a message, which must be valid in the database's
+/// encoding: as it is in a UTF8 database (PostgreSQL has checked it), and in
+/// any other (LATIN1, SQL_ASCII, ...) with each byte beyond ASCII shown as
+/// `\xNN`, since a message in Rust is UTF-8 and every valid input is ASCII.
+pub fn quote_bytes(input: &[u8]) -> String {
+    // SAFETY: reads the session's fixed database encoding.
+    let utf8_database = unsafe { pg_sys::GetDatabaseEncoding() } == pg_sys::pg_enc::PG_UTF8 as i32;
+    match std::str::from_utf8(input) {
+        Ok(text) if utf8_database || text.is_ascii() => text.to_owned(),
+        _ => input
+            .iter()
+            .map(|&b| {
+                if b.is_ascii() {
+                    char::from(b).to_string()
+                } else {
+                    format!("\\x{b:02x}")
+                }
+            })
+            .collect(),
     }
 }

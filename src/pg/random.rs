@@ -2,13 +2,16 @@
 //! re-seeded whenever the process is not the one that seeded it, so a state
 //! created before a fork (in the postmaster, with the library preloaded) is
 //! never shared by two backends.
+//!
+//! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
+//! type adapter (`src/types/`) or the durable generators (`src/durable/`).
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use pgrx::pg_sys;
 
-use super::BackendLocal;
+use super::backend_local::BackendLocal;
 
 struct Seeded {
     pid: i32,

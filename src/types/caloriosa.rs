@@ -1,19 +1,23 @@
 //! SQL functions of the `caloriosa` type (declared, with its operators and
 //! operator classes, in `sql/caloriosa.sql`). The shared
-//! shape of the epoch + ticker types is in `counter_id.rs`; here is what only
+//! shape of the epoch + ticker types is in `src/types/counter_id.rs`; here is what only
 //! caloriosa has: base-62 text that must carry the prefix bit, and the
 //! unsigned number as numeric.
+//!
+//! Type adapters: may import `src/durable/`, `src/pg/` and the files of
+//! `src/types/` it names, never `src/generators.rs`.
 
 use pgrx::datum::AnyNumeric;
 use pgrx::prelude::*;
 
 use super::counter_id::{counter_id_functions, CounterIdSqlType};
-use super::input_error::InputError;
-use super::{shmem, SqlDatum};
+use crate::durable::generator::CALORIOSA_TICKER;
+use crate::pg::datum::SqlDatum;
+use crate::pg::input_error::InputError;
 use chronoid_formats::caloriosa::{Caloriosa, CaloriosaTicker, ParseError, EPOCH_UNIX_MS};
 use chronoid_formats::counter_id::CounterId;
 
-super::by_value_8_byte_type!(
+crate::pg::datum::by_value_8_byte_type!(
     Caloriosa, "caloriosa",
     to_bits: Caloriosa::to_i64,
     from_bits: Caloriosa::from_stored
@@ -23,14 +27,15 @@ impl CounterIdSqlType for Caloriosa {
     const NAME: &'static str = "caloriosa";
 
     fn ticker() -> &'static CaloriosaTicker {
-        shmem::CALORIOSA_TICKER.get()
+        CALORIOSA_TICKER.get()
     }
-    const GENERATOR: super::high_water::Generator = super::high_water::Generator::Caloriosa;
+    const GENERATOR: crate::durable::generator::Generator =
+        crate::durable::generator::Generator::Caloriosa;
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }
     fn node_or_random() -> u16 {
-        super::random::random_u16() & Self::MAX_NODE_OR_RANDOM
+        crate::pg::random::random_u16() & Self::MAX_NODE_OR_RANDOM
     }
     fn unix_ms(self, _epoch: i64) -> i64 {
         Caloriosa::unix_ms(self)
@@ -65,7 +70,7 @@ counter_id_functions!(Caloriosa {
 
 // Text input and output, run once per value by COPY: without pgrx's guard
 // (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
-super::fmgr::unguarded_text_io!(
+crate::pg::fmgr::unguarded_text_io!(
     input "caloriosa_in_wrapper": parse_text, reject_text;
     output "caloriosa_out_wrapper": i64, print_text
 );
@@ -86,7 +91,7 @@ fn reject_text(text: &[u8], e: ParseError) -> InputError {
     }
 }
 
-fn print_text(stored: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
+fn print_text(stored: i64, out: &mut [u8; crate::pg::fmgr::MAX_TEXT]) -> usize {
     let text = Caloriosa::from_stored(stored).encode();
     out[..text.len()].copy_from_slice(&text);
     text.len()

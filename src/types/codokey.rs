@@ -10,6 +10,9 @@
 //! key some context can make (`Codokey::parse_any`), so a dump, a COPY or a
 //! parallel worker loads whatever was stored. A context (the session's, or
 //! an explicit one) is checked where it is used: making, decoding, bounds.
+//!
+//! Type adapters: may import `src/durable/`, `src/pg/` and the files of
+//! `src/types/` it names, never `src/generators.rs`.
 
 use std::ffi::CStr;
 
@@ -18,9 +21,11 @@ use pgrx::pg_sys::GucContext;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::guc::{self, Check, IntSetting, Settings, Startup};
-use super::input_error::InputError;
-use super::{error, error_with_hint, invalid_text_bytes, PallocCString};
+use crate::pg::datum::PallocCString;
+use crate::pg::error::{error, error_with_hint};
+use crate::pg::guc::{self, Check, IntSetting, Settings, Startup};
+use crate::pg::input_error::invalid_text_bytes;
+use crate::pg::input_error::InputError;
 use chronoid_formats::codokey::{
     Codokey, Context, ContextError, EncodeError, DEFAULT_CONTEXT, DEFAULT_PRECISION, MAX_PRECISION,
     MAX_YEAR, MIN_YEAR,
@@ -270,7 +275,7 @@ fn to_timestamptz(unix_micros: i128) -> TimestampWithTimeZone {
 // The input function by hand, under the symbol pgrx would give it: it needs
 // fcinfo->context, to save its error softly when the caller asks
 // (PostgreSQL 16+: pg_input_is_valid, COPY ... ON_ERROR).
-super::fmgr::finfo!("codokey_in_wrapper");
+crate::pg::fmgr::finfo!("codokey_in_wrapper");
 
 #[unsafe(export_name = "codokey_in_wrapper")]
 unsafe extern "C-unwind" fn codokey_in(fcinfo: pg_sys::FunctionCallInfo) -> pg_sys::Datum {
@@ -279,7 +284,7 @@ unsafe extern "C-unwind" fn codokey_in(fcinfo: pg_sys::FunctionCallInfo) -> pg_s
     unsafe {
         pg_sys::panic::pgrx_extern_c_guard(|| {
             let input =
-                CStr::from_ptr(super::ffi::arg(fcinfo, 0).cast_mut_ptr::<std::ffi::c_char>())
+                CStr::from_ptr(crate::pg::ffi::arg(fcinfo, 0).cast_mut_ptr::<std::ffi::c_char>())
                     .to_bytes();
             match Codokey::parse_any(input) {
                 Ok(key) => key.to_storage().into_datum().expect("a bytea datum"),
@@ -300,7 +305,7 @@ fn codokey_out(key: &[u8]) -> PallocCString {
 
 #[pg_extern(sql = false)]
 fn codokey_recv(buf: Internal) -> Vec<u8> {
-    checked_storage(super::ffi::recv_rest(buf), "external codokey value")
+    checked_storage(crate::pg::ffi::recv_rest(buf), "external codokey value")
 }
 
 /// bytea -> codokey: the bytes of the storage (and of the binary form), so
@@ -486,4 +491,4 @@ fn codokey_ceil_date(date: Option<Date>, precision: Option<i32>) -> Option<Vec<u
 // Sort support with abbreviated keys that pack the first ten digit values
 // (see `Codokey::abbreviate_storage`): sorts and index builds compare one
 // integer per pair, as for timestamptz.
-super::fmgr::varlena_sortsupport!("codokey", abbreviate: Codokey::abbreviate_storage);
+crate::pg::fmgr::varlena_sortsupport!("codokey", abbreviate: Codokey::abbreviate_storage);

@@ -4,17 +4,28 @@
 //! (declared in each type's `sql/<type>.sql`), and SQL functions that receive, cast, generate,
 //! read the time of and bound IDs. Each type says what differs
 //! (`CounterIdSqlType`) and names its SQL functions in one `counter_id_functions!`.
+//!
+//! Type adapters: may import `src/durable/`, `src/pg/` and the files of
+//! `src/types/` it names, never `src/generators.rs`.
 
 use pgrx::datum::{Internal, TimestampWithTimeZone};
-use pgrx::{pg_sys, PgSqlErrorCode};
+use pgrx::PgSqlErrorCode;
 
 use chronoid_formats::counter_id::{CounterId, GenerateError, MAX_CLOCK_WAIT_MS};
 
-use super::high_water::Generator;
-use super::reserver;
-use super::{error, shmem, BackendClock, BackendLocal};
 use chronoid_formats::generator_stats::Observed;
 use chronoid_formats::high_water::Covered;
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::PgLogLevel;
+
+use crate::durable::generator::Generator;
+use crate::durable::{minted, reservation};
+use crate::pg::clock::BackendClock;
+use crate::pg::error::error;
+use crate::pg::guards::{
+    refuse_during_recovery, refuse_in_read_only_transaction, require_preloaded,
+};
+use crate::pg::time::{timestamp_out_of_range, timestamptz_unix_ms, unix_ms_timestamptz};
 
 /// What differs between the epoch + ticker types in SQL.
 pub trait CounterIdSqlType: CounterId + 'static {
@@ -47,7 +58,7 @@ pub trait CounterIdSqlType: CounterId + 'static {
     /// Raises the ERROR for a generator that made no ID.
     fn generate_failed(err: GenerateError) -> ! {
         match err {
-            GenerateError::ClockBehind(behind) => super::clock_behind(
+            GenerateError::ClockBehind(behind) => clock_behind(
                 Self::NAME,
                 behind,
                 MAX_CLOCK_WAIT_MS,
@@ -66,7 +77,7 @@ pub trait CounterIdSqlType: CounterId + 'static {
 }
 
 pub fn recv<T: CounterIdSqlType>(buf: Internal) -> T {
-    let bits = super::ffi::recv_i64(buf);
+    let bits = crate::pg::ffi::recv_i64(buf);
     T::from_bits(bits).unwrap_or_else(|| {
         error(
             PgSqlErrorCode::ERRCODE_INVALID_BINARY_REPRESENTATION,
@@ -85,14 +96,14 @@ pub fn from_bigint<T: CounterIdSqlType>(value: i64) -> T {
 }
 
 pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
-    shmem::require_preloaded(function);
+    require_preloaded(function);
     refuse_during_recovery(function);
     refuse_in_read_only_transaction(function);
     let covered = Covered {
         ticker: T::ticker(),
         mark: T::GENERATOR.mark(),
-        reserve: |unix_ms| reserver::wait_for_reservation(T::GENERATOR, unix_ms, function),
-        nudge: |_| reserver::nudge(),
+        reserve: |unix_ms| reservation::wait_for_reservation(T::GENERATOR, unix_ms, function),
+        nudge: |_| reservation::nudge(),
     };
     let epoch = T::epoch_unix_ms();
     let mut clock = Observed::new(BackendClock);
@@ -101,7 +112,7 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     match result {
         Ok(id) => {
             stats.record(&clock, Ok(()));
-            super::generators::count_minted(T::GENERATOR);
+            minted::count_minted(T::GENERATOR);
             id
         }
         Err(e) => {
@@ -113,52 +124,48 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     }
 }
 
-/// A read-only transaction writes nothing, and an ID from a counter
-/// generator may need a reservation (WAL): refused as `nextval()` is, which
-/// also keeps a primary fenced with `default_transaction_read_only` from
-/// minting. `gen_scru160()` needs no mark and keeps working.
-pub fn refuse_in_read_only_transaction(function: &str) {
-    // SAFETY: a process-local flag PostgreSQL sets per transaction.
-    if unsafe { pg_sys::XactReadOnly } {
-        error(
-            PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
-            format!("cannot execute {function} in a read-only transaction"),
-        );
-    }
-}
-
-/// A standby shares its primary's node id and replays, rather than makes,
-/// high-water marks: an ID minted there could equal one the primary mints.
-/// Refused as `nextval()` is during recovery.
-pub fn refuse_during_recovery(function: &str) {
-    // Recovery never starts again in a process that saw it end: once it has,
-    // the value exists and the check is one load.
-    static RECOVERY_ENDED: BackendLocal<()> = BackendLocal::new();
-    if RECOVERY_ENDED.try_with(|_| ()).is_some() {
-        return;
-    }
-    // SAFETY: reads process-local and shared recovery state; cannot raise.
-    if !unsafe { super::ffi::recovery_in_progress_unguarded() } {
-        RECOVERY_ENDED.with(|| (), |_| ());
+/// A generator gave up on a clock that stayed behind its last ID.
+pub fn clock_behind(
+    type_name: &str,
+    behind: chronoid_formats::ticker::ClockBehind,
+    max_wait_ms: u64,
+    mark_ms: u64,
+) -> ! {
+    let message = format!(
+        "system clock is {} ms behind the last {type_name} issued on this server; gave up after waiting up to {max_wait_ms} ms",
+        behind.needed_ms.saturating_sub(behind.clock_ms),
+    );
+    // Behind the mark itself (rather than behind IDs of this run): this
+    // server, or the primary it replaced, may have issued IDs up to it.
+    let detail = if mark_ms > 0
+        && behind.needed_ms + chronoid_formats::high_water::RESERVATION_WINDOW_MS > mark_ms
+    {
+        format!(
+            "The durable high-water mark of {type_name} is {} ({mark_ms} ms): IDs up to it may have been issued before a restart or by a former primary. Generation resumes above it once the clock passes it.",
+            chronoid_formats::time::format_utc_instant(mark_ms as i64)
+        )
     } else {
-        super::error_with_hint(
-            PgSqlErrorCode::ERRCODE_READ_ONLY_SQL_TRANSACTION,
-            format!("cannot execute {function} during recovery"),
-            "Generate on the primary; a promoted standby generates above every high-water mark it replayed.",
-        );
-    }
+        format!("The clock was stepped back; generation resumes once it passes the last {type_name} issued.")
+    };
+    ErrorReport::new(
+        PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        message,
+        "chronoid",
+    )
+    .set_detail(detail)
+    .report(PgLogLevel::ERROR);
+    unreachable!("ERROR does not return")
 }
 
 pub fn timestamp<T: CounterIdSqlType>(id: T, epoch_unix_ms: i64) -> TimestampWithTimeZone {
-    super::unix_ms_timestamptz(id.unix_ms(epoch_unix_ms))
+    unix_ms_timestamptz(id.unix_ms(epoch_unix_ms))
 }
 
 /// The first and last IDs of the millisecond `ts` falls in, under an epoch.
 pub fn bounds<T: CounterIdSqlType>(ts: TimestampWithTimeZone, epoch_unix_ms: i64) -> (T, T) {
-    let ms = super::timestamptz_unix_ms(ts, T::NAME);
-    T::bounds_of_unix_ms(ms, epoch_unix_ms).unwrap_or_else(|| {
-        super::timestamp_out_of_range(T::NAME, ts, &T::time_range(epoch_unix_ms))
-    })
+    let ms = timestamptz_unix_ms(ts, T::NAME);
+    T::bounds_of_unix_ms(ms, epoch_unix_ms)
+        .unwrap_or_else(|| timestamp_out_of_range(T::NAME, ts, &T::time_range(epoch_unix_ms)))
 }
 
 /// The SQL functions every epoch + ticker type has, under the names its SQL
@@ -175,54 +182,56 @@ macro_rules! counter_id_functions {
         ceil: $ceil:ident $(,)?
     }) => {
         #[::pgrx::pg_extern(sql = false)]
-        fn $recv(buf: ::pgrx::datum::Internal) -> $crate::pg::SqlDatum<$ty> {
-            $crate::pg::SqlDatum($crate::pg::counter_id::recv(buf))
+        fn $recv(buf: ::pgrx::datum::Internal) -> $crate::pg::datum::SqlDatum<$ty> {
+            $crate::pg::datum::SqlDatum($crate::types::counter_id::recv(buf))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $from_bigint(value: i64) -> $crate::pg::SqlDatum<$ty> {
-            $crate::pg::SqlDatum($crate::pg::counter_id::from_bigint(value))
+        fn $from_bigint(value: i64) -> $crate::pg::datum::SqlDatum<$ty> {
+            $crate::pg::datum::SqlDatum($crate::types::counter_id::from_bigint(value))
         }
 
         // From the narrower integers as from bigint, so that every 64-bit
         // type casts from every integer type alike.
         #[::pgrx::pg_extern(sql = false)]
-        fn $from_integer(value: i32) -> $crate::pg::SqlDatum<$ty> {
-            $crate::pg::SqlDatum($crate::pg::counter_id::from_bigint(i64::from(value)))
+        fn $from_integer(value: i32) -> $crate::pg::datum::SqlDatum<$ty> {
+            $crate::pg::datum::SqlDatum($crate::types::counter_id::from_bigint(i64::from(value)))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $from_smallint(value: i16) -> $crate::pg::SqlDatum<$ty> {
-            $crate::pg::SqlDatum($crate::pg::counter_id::from_bigint(i64::from(value)))
+        fn $from_smallint(value: i16) -> $crate::pg::datum::SqlDatum<$ty> {
+            $crate::pg::datum::SqlDatum($crate::types::counter_id::from_bigint(i64::from(value)))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $generate() -> $crate::pg::SqlDatum<$ty> {
-            $crate::pg::SqlDatum($crate::pg::counter_id::generate(concat!(
+        fn $generate() -> $crate::pg::datum::SqlDatum<$ty> {
+            $crate::pg::datum::SqlDatum($crate::types::counter_id::generate(concat!(
                 stringify!($generate),
                 "()"
             )))
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $timestamp(id: $crate::pg::SqlDatum<$ty>) -> ::pgrx::datum::TimestampWithTimeZone {
-            use $crate::pg::counter_id::CounterIdSqlType;
-            $crate::pg::counter_id::timestamp(id.0, <$ty>::epoch_unix_ms())
+        fn $timestamp(
+            id: $crate::pg::datum::SqlDatum<$ty>,
+        ) -> ::pgrx::datum::TimestampWithTimeZone {
+            use $crate::types::counter_id::CounterIdSqlType;
+            $crate::types::counter_id::timestamp(id.0, <$ty>::epoch_unix_ms())
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $floor(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::SqlDatum<$ty> {
-            use $crate::pg::counter_id::CounterIdSqlType;
-            $crate::pg::SqlDatum(
-                $crate::pg::counter_id::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).0,
+        fn $floor(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::datum::SqlDatum<$ty> {
+            use $crate::types::counter_id::CounterIdSqlType;
+            $crate::pg::datum::SqlDatum(
+                $crate::types::counter_id::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).0,
             )
         }
 
         #[::pgrx::pg_extern(sql = false)]
-        fn $ceil(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::SqlDatum<$ty> {
-            use $crate::pg::counter_id::CounterIdSqlType;
-            $crate::pg::SqlDatum(
-                $crate::pg::counter_id::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).1,
+        fn $ceil(ts: ::pgrx::datum::TimestampWithTimeZone) -> $crate::pg::datum::SqlDatum<$ty> {
+            use $crate::types::counter_id::CounterIdSqlType;
+            $crate::pg::datum::SqlDatum(
+                $crate::types::counter_id::bounds::<$ty>(ts, <$ty>::epoch_unix_ms()).1,
             )
         }
     };

@@ -1,8 +1,11 @@
 //! SQL functions and settings of the `nanoflake` type (declared, with its
 //! operators and operator classes, in `sql/nanoflake.sql`). The shared shape of the epoch + ticker types is in
-//! `counter_id.rs`; here is what only nanoflake has: base-36 text, a node id and
+//! `src/types/counter_id.rs`; here is what only nanoflake has: base-36 text, a node id and
 //! an epoch that the server's configuration sets, and reading IDs under
 //! another epoch.
+//!
+//! Type adapters: may import `src/durable/`, `src/pg/` and the files of
+//! `src/types/` it names, never `src/generators.rs`.
 
 use pgrx::datum::TimestampWithTimeZone;
 use pgrx::pg_sys::GucContext;
@@ -10,9 +13,13 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::counter_id::{self, counter_id_functions, CounterIdSqlType};
-use super::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
-use super::input_error::InputError;
-use super::{error, shmem, BackendClock, SqlDatum};
+use crate::durable::generator::NANOFLAKE_TICKER;
+use crate::pg::clock::BackendClock;
+use crate::pg::datum::SqlDatum;
+use crate::pg::error::error;
+use crate::pg::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
+use crate::pg::input_error::InputError;
+use crate::pg::time::{timestamptz_unix_ms, unix_ms_timestamptz};
 use chronoid_formats::base36;
 use chronoid_formats::clock::Clock;
 use chronoid_formats::counter_id::GenerateError;
@@ -21,7 +28,7 @@ use chronoid_formats::nanoflake::{
 };
 use chronoid_formats::time::{format_utc_instant, parse_utc_instant};
 
-super::by_value_8_byte_type!(
+crate::pg::datum::by_value_8_byte_type!(
     Nanoflake, "nanoflake",
     to_bits: Nanoflake::to_i64,
     from_bits: Nanoflake::from_stored
@@ -94,9 +101,10 @@ impl CounterIdSqlType for Nanoflake {
     const NAME: &'static str = "nanoflake";
 
     fn ticker() -> &'static NanoflakeTicker {
-        shmem::NANOFLAKE_TICKER.get()
+        NANOFLAKE_TICKER.get()
     }
-    const GENERATOR: super::high_water::Generator = super::high_water::Generator::Nanoflake;
+    const GENERATOR: crate::durable::generator::Generator =
+        crate::durable::generator::Generator::Nanoflake;
     fn epoch_unix_ms() -> i64 {
         EPOCH.get()
     }
@@ -122,7 +130,7 @@ impl CounterIdSqlType for Nanoflake {
     fn time_range(epoch_unix_ms: i64) -> String {
         format!(
             "the 41-bit millisecond range starting at the epoch ({})",
-            super::unix_ms_timestamptz(epoch_unix_ms)
+            unix_ms_timestamptz(epoch_unix_ms)
         )
     }
     fn generate_failed(err: GenerateError) -> ! {
@@ -134,8 +142,8 @@ impl CounterIdSqlType for Nanoflake {
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                 format!(
                     "chronoid.nanoflake_epoch ({}) lies after the current time ({})",
-                    super::unix_ms_timestamptz(epoch_unix_ms),
-                    super::unix_ms_timestamptz(now_unix_ms as i64)
+                    unix_ms_timestamptz(epoch_unix_ms),
+                    unix_ms_timestamptz(now_unix_ms as i64)
                 ),
             ),
             GenerateError::TimestampOverflow { ms_since_epoch } => error(
@@ -149,7 +157,7 @@ impl CounterIdSqlType for Nanoflake {
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                 format!("chronoid.node_id {value} is above {max}"),
             ),
-            GenerateError::ClockBehind(behind) => super::clock_behind(
+            GenerateError::ClockBehind(behind) => counter_id::clock_behind(
                 Self::NAME,
                 behind,
                 chronoid_formats::counter_id::MAX_CLOCK_WAIT_MS,
@@ -172,7 +180,7 @@ counter_id_functions!(Nanoflake {
 
 // Text input and output, run once per value by COPY: without pgrx's guard
 // (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
-super::fmgr::unguarded_text_io!(
+crate::pg::fmgr::unguarded_text_io!(
     input "nanoflake_in_wrapper": parse_text, reject_text;
     output "nanoflake_out_wrapper": i64, print_text
 );
@@ -188,7 +196,7 @@ fn reject_text(text: &[u8], e: ParseError) -> InputError {
     }
 }
 
-fn print_text(id: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
+fn print_text(id: i64, out: &mut [u8; crate::pg::fmgr::MAX_TEXT]) -> usize {
     let mut digits = [0u8; base36::MAX_LEN];
     let start = base36::encode_into(id as u64, &mut digits);
     let text = &digits[start..];
@@ -211,7 +219,7 @@ fn nanoflake_sequence(id: SqlDatum<Nanoflake>) -> i32 {
 // them takes it as an argument rather than a session setting.
 
 fn epoch_arg(epoch: TimestampWithTimeZone) -> i64 {
-    super::timestamptz_unix_ms(epoch, Nanoflake::NAME)
+    timestamptz_unix_ms(epoch, Nanoflake::NAME)
 }
 
 #[pg_extern(sql = false)]

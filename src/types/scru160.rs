@@ -1,18 +1,25 @@
 //! SQL functions of the `scru160` type (declared in `sql/scru160.sql`): a
 //! 20-byte fixed-length type passed by reference, like core `uuid`.
+//!
+//! Type adapters: may import `src/durable/`, `src/pg/` and the files of
+//! `src/types/` it names, never `src/generators.rs`.
 
 use pgrx::datum::{AnyNumeric, Internal, TimestampWithTimeZone};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::input_error::InputError;
-use super::{error, BackendClock, BackendLocal, SqlDatum};
+use crate::pg::backend_local::BackendLocal;
+use crate::pg::clock::BackendClock;
+use crate::pg::datum::SqlDatum;
+use crate::pg::error::error;
+use crate::pg::input_error::InputError;
+use crate::pg::time::{timestamptz_unix_ms, unix_ms_timestamptz};
 use chronoid_formats::clock::Clock;
 use chronoid_formats::scru160::{
     self, GenerateError, Generator, InstantGenerator, InstantOutOfRange, Notice, Scru160, LEN,
 };
 
-super::by_reference_fixed_type!(Scru160, "scru160", LEN,
+crate::pg::datum::by_reference_fixed_type!(Scru160, "scru160", LEN,
     to_bytes: Scru160::as_bytes,
     from_bytes: Scru160::from_bytes
 );
@@ -21,7 +28,7 @@ const TYPE: &str = "scru160";
 
 // Text input and output, run once per value by COPY: without pgrx's guard
 // (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
-super::fmgr::unguarded_text_io!(
+crate::pg::fmgr::unguarded_text_io!(
     input "scru160_in_wrapper": parse_text, reject_text;
     output "scru160_out_wrapper": [u8; LEN], print_text
 );
@@ -34,7 +41,7 @@ fn reject_text(text: &[u8], _: scru160::ParseError) -> InputError {
     InputError::invalid_text(TYPE, text)
 }
 
-fn print_text(id: [u8; LEN], out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
+fn print_text(id: [u8; LEN], out: &mut [u8; crate::pg::fmgr::MAX_TEXT]) -> usize {
     let text = Scru160::from_bytes(id).encode();
     out[..text.len()].copy_from_slice(&text);
     text.len()
@@ -42,7 +49,7 @@ fn print_text(id: [u8; LEN], out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
 
 #[pg_extern(sql = false)]
 fn scru160_recv(buf: Internal) -> SqlDatum<Scru160> {
-    SqlDatum(Scru160::from_bytes(super::ffi::recv_array::<LEN>(buf)))
+    SqlDatum(Scru160::from_bytes(crate::pg::ffi::recv_array::<LEN>(buf)))
 }
 
 #[pg_extern(sql = false)]
@@ -76,7 +83,7 @@ fn scru160_to_hex(id: SqlDatum<Scru160>) -> String {
 
 #[pg_extern(sql = false)]
 fn scru160_timestamp(id: SqlDatum<Scru160>) -> TimestampWithTimeZone {
-    super::unix_ms_timestamptz(id.timestamp() as i64)
+    unix_ms_timestamptz(id.timestamp() as i64)
 }
 
 #[pg_extern(sql = false)]
@@ -95,7 +102,7 @@ fn scru160_random80(id: SqlDatum<Scru160>) -> AnyNumeric {
 }
 
 fn bounds(ts: TimestampWithTimeZone) -> (Scru160, Scru160) {
-    let ms = super::timestamptz_unix_ms(ts, TYPE);
+    let ms = timestamptz_unix_ms(ts, TYPE);
     u64::try_from(ms)
         .ok()
         .and_then(Scru160::bounds_of_ms)
@@ -132,7 +139,7 @@ type Deferred = Option<Result<(Scru160, Option<Notice>), GenerateError>>;
 fn generate_unguarded() -> Result<[u8; LEN], Deferred> {
     let now = BackendClock.now_ms();
     let result = GENERATOR
-        .try_with(|g| super::random::try_with_seeded_rng(|rng| g.generate(now, rng)))
+        .try_with(|g| crate::pg::random::try_with_seeded_rng(|rng| g.generate(now, rng)))
         .flatten();
     match result {
         Some(Ok((id, None))) => Ok(*id.as_bytes()),
@@ -146,7 +153,7 @@ fn generate_guarded(deferred: Deferred) -> [u8; LEN] {
     let result = deferred.unwrap_or_else(|| {
         let now = BackendClock.now_ms();
         GENERATOR.with(Generator::new, |g| {
-            super::random::with_rng(|rng| g.generate(now, rng))
+            crate::pg::random::with_rng(|rng| g.generate(now, rng))
         })
     });
     match result {
@@ -169,7 +176,7 @@ fn generate_guarded(deferred: Deferred) -> [u8; LEN] {
 
 // gen_scru160() under the symbol its SQL declares: a DEFAULT runs it once per
 // row, and pgrx's wrapper (guard, context switch) cost more than the ID.
-super::fmgr::unguarded_generator!("gen_scru160_wrapper", LEN,
+crate::pg::fmgr::unguarded_generator!("gen_scru160_wrapper", LEN,
     fast: generate_unguarded, slow: generate_guarded);
 
 static INSTANT_GENERATOR: BackendLocal<InstantGenerator> = BackendLocal::new();
@@ -179,10 +186,10 @@ static INSTANT_GENERATOR: BackendLocal<InstantGenerator> = BackendLocal::new();
 /// generator's state is untouched, so live IDs keep their order.
 #[pg_extern(sql = false)]
 fn gen_scru160_at(ts: TimestampWithTimeZone) -> SqlDatum<Scru160> {
-    let ms = super::timestamptz_unix_ms(ts, TYPE);
+    let ms = timestamptz_unix_ms(ts, TYPE);
     let ms = u64::try_from(ms).unwrap_or(0);
     let result = INSTANT_GENERATOR.with(InstantGenerator::new, |g| {
-        super::random::with_rng(|rng| g.generate_at(ms, rng))
+        crate::pg::random::with_rng(|rng| g.generate_at(ms, rng))
     });
     SqlDatum(result.unwrap_or_else(|InstantOutOfRange { .. }| {
         error(
@@ -198,7 +205,7 @@ fn gen_scru160_at(ts: TimestampWithTimeZone) -> SqlDatum<Scru160> {
 // Comparison, hashing, min/max and sort support: plain fmgr functions (see
 // fmgr.rs), abbreviating a key to its timestamp and counter, which tell
 // almost every pair of time-ordered IDs apart without the other 12 bytes.
-super::fmgr::fixed_length_functions!("scru160", LEN, abbreviate: abbreviated_key);
+crate::pg::fmgr::fixed_length_functions!("scru160", LEN, abbreviate: abbreviated_key);
 
 fn abbreviated_key(bytes: &[u8; LEN]) -> u64 {
     Scru160::from_bytes(*bytes).prefix_u64()

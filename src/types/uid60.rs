@@ -1,17 +1,21 @@
 //! SQL functions of the `uid60` type (declared, with its operators and
 //! operator classes, in `sql/uid60.sql`). The shared shape
-//! of the epoch + ticker types is in `counter_id.rs`; here is what only uid60
+//! of the epoch + ticker types is in `src/types/counter_id.rs`; here is what only uid60
 //! has: its rotated base-64 text and its field accessors.
+//!
+//! Type adapters: may import `src/durable/`, `src/pg/` and the files of
+//! `src/types/` it names, never `src/generators.rs`.
 
 use pgrx::prelude::*;
 
 use super::counter_id::{counter_id_functions, CounterIdSqlType};
-use super::input_error::InputError;
-use super::{shmem, SqlDatum};
+use crate::durable::generator::UID60_TICKER;
+use crate::pg::datum::SqlDatum;
+use crate::pg::input_error::InputError;
 use chronoid_formats::counter_id::CounterId;
 use chronoid_formats::uid60::{Uid60, Uid60Ticker, EPOCH_UNIX_MS};
 
-super::by_value_8_byte_type!(
+crate::pg::datum::by_value_8_byte_type!(
     Uid60, "uid60",
     to_bits: Uid60::to_i64,
     from_bits: Uid60::from_stored
@@ -21,14 +25,15 @@ impl CounterIdSqlType for Uid60 {
     const NAME: &'static str = "uid60";
 
     fn ticker() -> &'static Uid60Ticker {
-        shmem::UID60_TICKER.get()
+        UID60_TICKER.get()
     }
-    const GENERATOR: super::high_water::Generator = super::high_water::Generator::Uid60;
+    const GENERATOR: crate::durable::generator::Generator =
+        crate::durable::generator::Generator::Uid60;
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }
     fn node_or_random() -> u16 {
-        super::random::random_u16() & Self::MAX_NODE_OR_RANDOM
+        crate::pg::random::random_u16() & Self::MAX_NODE_OR_RANDOM
     }
     fn unix_ms(self, _epoch: i64) -> i64 {
         Uid60::unix_ms(self)
@@ -60,7 +65,7 @@ counter_id_functions!(Uid60 {
 
 // Text input and output, run once per value by COPY: without pgrx's guard
 // (see fmgr::unguarded_text_io!), only a rejected input raises an ERROR.
-super::fmgr::unguarded_text_io!(
+crate::pg::fmgr::unguarded_text_io!(
     input "uid60_in_wrapper": parse_text, reject_text;
     output "uid60_out_wrapper": i64, print_text
 );
@@ -73,7 +78,7 @@ fn reject_text(text: &[u8], _: ()) -> InputError {
     InputError::invalid_text(Uid60::NAME, text)
 }
 
-fn print_text(stored: i64, out: &mut [u8; super::fmgr::MAX_TEXT]) -> usize {
+fn print_text(stored: i64, out: &mut [u8; crate::pg::fmgr::MAX_TEXT]) -> usize {
     let (text, len) = Uid60::from_stored(stored).encode();
     out[..len].copy_from_slice(&text[..len]);
     len

@@ -4,7 +4,7 @@
 # monotonic generators continue above every ID issued before the crash
 # (nanoflake, uid60, scru160; caloriosa's timestamps never go back), and
 # nothing repeats: the server-wide generators resume above their durable
-# high-water marks (src/pg/high_water.rs), scru160 restarts from the clock.
+# high-water marks (src/durable/marks.rs), scru160 restarts from the clock.
 # Restarts with the clock stepped back, and failover, are
 # 001_restart_clock_behind.pl and 002_failover.pl.
 # (Was tests/tap/crash.sh: 7 checks, the same 7 here.)

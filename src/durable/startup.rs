@@ -1,0 +1,45 @@
+//! What runs whenever the postmaster (re)builds shared memory, at start and
+//! after a backend crash, before crash recovery replays WAL: the reserver's
+//! condition variable is initialized, and the marks are read from
+//! `chronoid.marks` and each ticker resumes above its mark.
+//!
+//! Durable generators: may import `src/pg/` and the files of
+//! `src/durable/` it names, never a type adapter (`src/types/`) or
+//! `src/generators.rs`.
+
+use pgrx::pg_guard;
+use pgrx::pg_sys;
+
+use super::{marks, reservation};
+
+static mut PREV_SHMEM_STARTUP_HOOK: Option<unsafe extern "C-unwind" fn()> = None;
+
+/// From `_PG_init` while preloading, after every `pg_shmem_init!`: pgrx's
+/// hooks place the shared structures, and this one, chained after them,
+/// fills them.
+pub fn install_hook() {
+    // SAFETY: preloading, in the postmaster; the hook chains to whatever
+    // was installed before.
+    unsafe {
+        PREV_SHMEM_STARTUP_HOOK = pg_sys::shmem_startup_hook;
+        pg_sys::shmem_startup_hook = Some(load_marks_at_startup);
+    }
+}
+
+#[pg_guard]
+unsafe extern "C-unwind" fn load_marks_at_startup() {
+    // SAFETY: the hook chain as installed in `install_hook`.
+    unsafe {
+        if let Some(prev) = PREV_SHMEM_STARTUP_HOOK {
+            prev();
+        }
+    }
+    // With EXEC_BACKEND every backend runs the hook; only the process that
+    // builds shared memory reads the file.
+    // SAFETY: a flag PostgreSQL sets before any hook runs.
+    if unsafe { pg_sys::IsUnderPostmaster } {
+        return;
+    }
+    reservation::init_shared();
+    marks::load_at_startup();
+}

@@ -1,0 +1,23 @@
+//! PostgreSQL plumbing: what any extension written with pgrx would need and
+//! that knows no chronoid type or generator. Datums (`datum`), errors
+//! (`error`, `input_error`), `timestamptz` and unix milliseconds (`time`),
+//! the backend's clock (`clock`), per-backend state (`backend_local`), the
+//! per-backend CSPRNG (`random`), settings machinery (`guc`), the guards
+//! before a write (`guards`), C declarations (`ffi`) and unguarded fmgr
+//! functions (`fmgr`).
+//!
+//! The lowest layer: its files import one another and pgrx, never
+//! `src/types/`, `src/durable/` or `src/generators.rs`
+//! (`scripts/check_layers.py`, run by `make test`, checks it).
+
+pub mod backend_local;
+pub mod clock;
+pub mod datum;
+pub mod error;
+pub mod ffi;
+pub mod fmgr;
+pub mod guards;
+pub mod guc;
+pub mod input_error;
+pub mod random;
+pub mod time;
