@@ -71,6 +71,9 @@ pub extern "C-unwind" fn _PG_init() {
         // which need shared memory, refuse (`require_preloaded`).
         return;
     }
+    // The epochs the marks are kept under (the nanoflake epoch is the
+    // server's configuration, read just above).
+    durable::generator::set_epochs(types::counter_id::server_epochs());
     durable::generator::request_shmem();
     durable::marks::request_shmem();
     durable::reservation::request_shmem();
@@ -80,6 +83,7 @@ pub extern "C-unwind" fn _PG_init() {
     durable::startup::install_hook();
     durable::rmgr::register();
     pg::guards::note_preloaded();
+    types::nanoflake::log_epoch_ahead_of_clock();
 }
 
 // pgrx-tests/ holds the in-database #[pg_test]s of src/, one file per

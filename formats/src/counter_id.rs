@@ -19,34 +19,48 @@
 //! ```
 
 use super::clock::Clock;
-use super::ticker::{ClockBehind, Tick, Ticker, WrappingTicker};
+use super::ticker::{ClockBehind, Tick, TickError, TickRange, Ticker, WrappingTicker};
 
 /// How long a generator waits for a clock that was stepped back behind the
-/// ticker's last millisecond before it gives up.
-pub const MAX_CLOCK_WAIT_MS: u64 = 1000;
+/// ticker's last millisecond before it gives up. It covers a reservation
+/// window (`high_water::RESERVATION_WINDOW_MS`, 1 s) with room to spare: a
+/// server restarted after a crash, or a standby promoted, finds its marks at
+/// most a window ahead of a correct clock, and waits rather than refuses.
+pub const MAX_CLOCK_WAIT_MS: u64 = 1500;
 
 /// A source of (millisecond, sequence) pairs that never hands out the same
 /// pair twice.
 pub trait TickSource {
-    /// The next pair, waiting at most `max_wait_ms` for a clock behind the
-    /// last one.
-    fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind>;
+    /// The next pair within `range`, waiting at most `max_wait_ms` for a
+    /// clock behind the last one.
+    fn next_tick(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+    ) -> Result<Tick, TickError>;
     /// From now on hand out only pairs at or above `mark_ms`.
     fn resume_above(&self, mark_ms: u64);
-    /// From now on hand out pairs from `mark_ms` on, even below the last.
-    fn restart_at(&self, mark_ms: u64);
+    /// From now on hand out pairs from `mark_ms` on, even below the last;
+    /// returns the last pair before (it may have been handed out).
+    fn restart_at(&self, mark_ms: u64) -> Option<Tick>;
     /// The last pair handed out, if any.
     fn last_tick(&self) -> Option<Tick>;
 }
 
 impl<const SEQ_BITS: u32> TickSource for Ticker<SEQ_BITS> {
-    fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
-        self.next(clock, max_wait_ms)
+    fn next_tick(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+    ) -> Result<Tick, TickError> {
+        self.next_in(clock, max_wait_ms, range)
     }
     fn resume_above(&self, mark_ms: u64) {
         Ticker::resume_above(self, mark_ms)
     }
-    fn restart_at(&self, mark_ms: u64) {
+    fn restart_at(&self, mark_ms: u64) -> Option<Tick> {
         Ticker::restart_at(self, mark_ms)
     }
     fn last_tick(&self) -> Option<Tick> {
@@ -55,13 +69,18 @@ impl<const SEQ_BITS: u32> TickSource for Ticker<SEQ_BITS> {
 }
 
 impl<const BITS: u32> TickSource for WrappingTicker<BITS> {
-    fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
-        self.next(clock, max_wait_ms)
+    fn next_tick(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+    ) -> Result<Tick, TickError> {
+        self.next_in(clock, max_wait_ms, range)
     }
     fn resume_above(&self, mark_ms: u64) {
         WrappingTicker::resume_above(self, mark_ms)
     }
-    fn restart_at(&self, mark_ms: u64) {
+    fn restart_at(&self, mark_ms: u64) -> Option<Tick> {
         WrappingTicker::restart_at(self, mark_ms)
     }
     fn last_tick(&self) -> Option<Tick> {
@@ -83,6 +102,9 @@ pub enum GenerateError {
     FieldOutOfRange { value: u16, max: u16 },
     /// The clock stayed behind the ticker's last millisecond too long.
     ClockBehind(ClockBehind),
+    /// The pair this call waited for was given up (an operator moved the
+    /// generator's ticker meanwhile), again and again.
+    Abandoned,
 }
 
 /// A format of the shape above. Implementors give the layout; the provided
@@ -117,16 +139,30 @@ pub trait CounterId: Copy + Ord {
                 max: Self::MAX_NODE_OR_RANDOM,
             });
         }
+        // The ticker hands out only pairs the format can hold under this
+        // epoch, and does not move for one it cannot: a clock before the
+        // epoch or past the format's range is refused, never wrapped.
+        let range = TickRange::of_format(epoch_unix_ms, Self::MAX_TIMESTAMP).ok_or(
+            GenerateError::BeforeEpoch {
+                epoch_unix_ms,
+                now_unix_ms: clock.now_ms(),
+            },
+        )?;
         let tick = ticker
-            .next_tick(clock, MAX_CLOCK_WAIT_MS)
-            .map_err(GenerateError::ClockBehind)?;
-        let since =
-            u64::try_from(i128::from(tick.unix_ms) - i128::from(epoch_unix_ms)).map_err(|_| {
-                GenerateError::BeforeEpoch {
+            .next_tick(clock, MAX_CLOCK_WAIT_MS, range)
+            .map_err(|e| match e {
+                TickError::ClockBehind(behind) => GenerateError::ClockBehind(behind),
+                TickError::BeforeRange { clock_ms } => GenerateError::BeforeEpoch {
                     epoch_unix_ms,
-                    now_unix_ms: tick.unix_ms,
-                }
+                    now_unix_ms: clock_ms,
+                },
+                TickError::PastRange { unix_ms } => GenerateError::TimestampOverflow {
+                    ms_since_epoch: (i128::from(unix_ms) - i128::from(epoch_unix_ms)) as u64,
+                },
+                TickError::Abandoned => GenerateError::Abandoned,
             })?;
+        // In range, so at or after the epoch.
+        let since = (i128::from(tick.unix_ms) - i128::from(epoch_unix_ms)) as u64;
         Self::from_fields(since, tick.sequence as u16, node_or_random).ok_or(
             GenerateError::TimestampOverflow {
                 ms_since_epoch: since,
@@ -142,5 +178,72 @@ pub trait CounterId: Copy + Ord {
             Self::from_fields(ms, 0, 0)?,
             Self::from_fields(ms, Self::MAX_SEQUENCE, Self::MAX_NODE_OR_RANDOM)?,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::caloriosa::{self, Caloriosa, CaloriosaTicker};
+    use crate::clock::FakeClock;
+    use crate::nanoflake::{Nanoflake, NanoflakeTicker};
+    use crate::uid60::{self, Uid60, Uid60Ticker};
+
+    /// At, one past, and far past the last millisecond a format holds: the
+    /// last is made, the others refused, and the ticker does not move for
+    /// them (a refused call leaves nothing for a mark to cover).
+    #[test]
+    fn the_end_of_each_format_is_refused_not_wrapped() {
+        let last_caloriosa = (caloriosa::EPOCH_UNIX_MS as u64) + caloriosa::MAX_TIMESTAMP;
+        let t = CaloriosaTicker::new();
+        let mut c = FakeClock::at(last_caloriosa);
+        let id = Caloriosa::generate(&t, &mut c, caloriosa::EPOCH_UNIX_MS, 1).unwrap();
+        assert_eq!(id.unix_ms() as u64, last_caloriosa);
+        let held = t.last();
+        // 2305-08-22, where 0.6.0's ticker wrapped.
+        for clock in [last_caloriosa + 1, 10_556_726_400_000, u64::MAX] {
+            c.now_ms = clock;
+            assert!(matches!(
+                Caloriosa::generate(&t, &mut c, caloriosa::EPOCH_UNIX_MS, 1),
+                Err(GenerateError::TimestampOverflow { .. })
+            ));
+            assert_eq!(t.last(), held);
+        }
+
+        let last_uid60 = (uid60::EPOCH_UNIX_MS as u64) + uid60::MAX_TIMESTAMP;
+        let t = Uid60Ticker::new();
+        c.now_ms = last_uid60 + 1;
+        assert!(matches!(
+            Uid60::generate(&t, &mut c, uid60::EPOCH_UNIX_MS, 1),
+            Err(GenerateError::TimestampOverflow { .. })
+        ));
+        assert_eq!(t.last(), None);
+
+        let epoch = 1_577_836_800_000; // 2020
+        let t = NanoflakeTicker::new();
+        c.now_ms = epoch as u64 + Nanoflake::MAX_TIMESTAMP + 1;
+        assert!(matches!(
+            Nanoflake::generate(&t, &mut c, epoch, 1),
+            Err(GenerateError::TimestampOverflow { .. })
+        ));
+        assert_eq!(t.last(), None, "the failed call did not move the ticker");
+    }
+
+    #[test]
+    fn a_clock_before_the_epoch_is_refused_and_moves_nothing() {
+        let epoch = 1_577_836_800_000; // 2020-01-01
+        let t = NanoflakeTicker::new();
+        let mut c = FakeClock::at(epoch as u64 - 86_400_000); // 2019-12-31
+        assert_eq!(
+            Nanoflake::generate(&t, &mut c, epoch, 1),
+            Err(GenerateError::BeforeEpoch {
+                epoch_unix_ms: epoch,
+                now_unix_ms: epoch as u64 - 86_400_000
+            })
+        );
+        assert_eq!(t.last(), None);
+        c.now_ms = epoch as u64;
+        let first = Nanoflake::generate(&t, &mut c, epoch, 1).unwrap();
+        assert_eq!(first.unix_ms(epoch), epoch, "at the epoch itself");
     }
 }

@@ -132,18 +132,24 @@ impl<C: Clock> Clock for Observed<C> {
 mod tests {
     use super::*;
     use crate::clock::FakeClock;
-    use crate::ticker::Ticker;
+    use crate::ticker::{TickError, Ticker};
 
     fn run(
         stats: &GeneratorStats,
         t: &Ticker<2>,
         clock: &mut FakeClock,
         n: usize,
-    ) -> Result<(), ClockBehind> {
+    ) -> Result<(), TickError> {
         for _ in 0..n {
             let mut observed = Observed::new(&mut *clock);
             let outcome = t.next(&mut observed, 1000).map(|_| ());
-            stats.record(&observed, outcome);
+            stats.record(
+                &observed,
+                outcome.map_err(|e| match e {
+                    TickError::ClockBehind(behind) => behind,
+                    other => panic!("{other:?}"),
+                }),
+            );
             if outcome.is_ok() {
                 stats.add_minted(1);
             }

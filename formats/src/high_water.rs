@@ -21,26 +21,28 @@
 //! use chronoid_formats::high_water::{next_covered, HighWaterMark, RESERVATION_WINDOW_MS};
 //! use chronoid_formats::clock::SystemClock;
 //! use chronoid_formats::nanoflake::NanoflakeTicker;
+//! use chronoid_formats::ticker::TickRange;
 //!
 //! let ticker = NanoflakeTicker::new();
 //! let mark = HighWaterMark::new();
 //! let mut durable = 0; // a database would flush the new mark here
-//! let tick = next_covered(&ticker, &mark, &mut SystemClock, 1000, |unix_ms| {
+//! let tick = next_covered(&ticker, &mark, &mut SystemClock, 1000, TickRange::ALL, |unix_ms| {
 //!     if let Some(to) = mark.needed_for(unix_ms) {
 //!         durable = to;
 //!         mark.raise(to);
 //!     }
+//!     true // the pair stands (no operator gave it up meanwhile)
 //! })?;
 //! assert!(tick.unix_ms < mark.get() && mark.get() == durable);
 //! assert_eq!(durable, tick.unix_ms + RESERVATION_WINDOW_MS);
-//! # Ok::<(), chronoid_formats::ticker::ClockBehind>(())
+//! # Ok::<(), chronoid_formats::ticker::TickError>(())
 //! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::clock::Clock;
 use super::counter_id::TickSource;
-use super::ticker::{ClockBehind, Tick};
+use super::ticker::{Tick, TickError, TickRange, MAX_TICK_MS};
 
 /// How far ahead of a pair's millisecond the mark moves when that pair is
 /// not yet covered: one durable write per second of IDs at most, per
@@ -54,8 +56,9 @@ pub const RESERVATION_WINDOW_MS: u64 = 1000;
 /// The largest mark a ticker can resume above: every ticker packs its
 /// millisecond into the top bits of a `u64` (the wrapping one shifts it by
 /// 21), so a mark above this (a hand-edited file, a mistaken
-/// `chronoid_set_high_water_mark`) would wrap around rather than hold.
-pub const MAX_MARK_MS: u64 = (1 << 43) - 1;
+/// `chronoid_set_high_water_mark`) would wrap around rather than hold. It
+/// covers the last millisecond a ticker hands out ([`MAX_TICK_MS`]).
+pub const MAX_MARK_MS: u64 = MAX_TICK_MS + 1;
 
 /// Unix milliseconds below which every pair handed out lies; 0 before the
 /// first reservation. It only rises, except when an operator moves it
@@ -162,8 +165,57 @@ impl KeepWarm {
 /// The mark a warm generator's keeper should make durable now, if any: its
 /// callers are at `base_ms` (the later of the clock and its last pair), and
 /// once its mark is within half a window of them it moves a window ahead.
+/// `None` too when no mark could lie further ahead (the clock at the end of
+/// what a ticker holds): there is nothing to write, and nothing to wait for.
 pub fn keep_ahead(mark: &HighWaterMark, base_ms: u64) -> Option<u64> {
-    mark.due(base_ms).then(|| ahead_of(base_ms))
+    let to = ahead_of(base_ms);
+    (mark.due(base_ms) && to > mark.get()).then_some(to)
+}
+
+/// How far a wall clock may run ahead of the monotonic clock, between two
+/// readings, before the keeper of the marks stops believing it: a step
+/// forward larger than this is a fault until callers hand out pairs there.
+pub const CLOCK_STEP_TOLERANCE_MS: u64 = 250;
+
+/// The wall clock as the keeper of the marks believes it. A mark reserved
+/// on a wall clock that jumped forward for a moment (with no calls) would
+/// stay in the future after the clock is put right, and a restart would
+/// refuse until the clock got there; so the wall clock is judged against the
+/// monotonic one, which no one steps. While they agree (within
+/// [`CLOCK_STEP_TOLERANCE_MS`] since the last agreement) the wall clock is
+/// believed; a wall clock further ahead is not, and the time believed runs
+/// on from the last agreement at the monotonic clock's pace, until callers
+/// hand out pairs at the new time (then IDs exist there, and the mark must
+/// cover them anyway) or the wall clock comes back. A wall clock stepped
+/// back is believed at once: reserving less is never unsafe, the ticker's
+/// last pair still lies below the mark.
+#[derive(Debug, Clone, Default)]
+pub struct ClockJudge {
+    /// The last (wall, monotonic) reading that was believed.
+    agreed: Option<(u64, u64)>,
+}
+
+impl ClockJudge {
+    pub fn new() -> Self {
+        ClockJudge { agreed: None }
+    }
+
+    /// The time to reserve from, given the wall clock, the monotonic clock
+    /// and the latest pair callers handed out (0 if none).
+    pub fn believed(&mut self, wall_ms: u64, monotonic_ms: u64, last_pair_ms: u64) -> u64 {
+        let Some((wall0, mono0)) = self.agreed else {
+            self.agreed = Some((wall_ms, monotonic_ms));
+            return wall_ms;
+        };
+        let expected = wall0.saturating_add(monotonic_ms.saturating_sub(mono0));
+        let limit = expected.saturating_add(CLOCK_STEP_TOLERANCE_MS);
+        if wall_ms <= limit || last_pair_ms >= limit {
+            self.agreed = Some((wall_ms, monotonic_ms));
+            wall_ms
+        } else {
+            expected
+        }
+    }
 }
 
 /// The text of `chronoid.marks`: a header, then one line per generator,
@@ -223,24 +275,162 @@ pub fn parse_marks(text: &str, header: &str, names: &[&str]) -> Result<Vec<u64>,
         .collect()
 }
 
+/// How many times a call takes a new pair after the one it waited for was
+/// given up, before it reports [`TickError::Abandoned`].
+pub const MAX_ABANDONED: u32 = 8;
+
+/// The first line of `chronoid.marks` as 0.5.0 wrote it (marks only).
+pub const MARKS_HEADER_V1: &str = "chronoid high-water marks 1";
+/// The first line from 0.6.0 on: marks, the epoch each generator's IDs were
+/// made under, and a checksum.
+pub const MARKS_HEADER_V2: &str = "chronoid high-water marks 2";
+
+/// What `chronoid.marks` says: a mark per generator and, from version 2,
+/// the epoch (unix ms) each generator's IDs were made under, which the
+/// marks mean nothing without: a nanoflake mark made under one epoch covers
+/// other IDs under another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarksFile {
+    pub marks: Vec<u64>,
+    /// `None` for a version 1 file (0.5.0): made under this server's epochs.
+    pub epochs: Option<Vec<i64>>,
+}
+
+/// The text of a version 2 `chronoid.marks`: the header, a line
+/// `<name> <unix ms>` per generator, a line `epoch <name> <unix ms>` per
+/// generator, and `checksum <crc32c>` of all before it, as 8 hex digits.
+/// Its length changes only when a mark gains a digit, so it is nearly
+/// always rewritten in place with one write of the same length.
+pub fn format_marks_file(names: &[&str], marks: &[u64], epochs: &[i64]) -> String {
+    let mut text = format_marks(MARKS_HEADER_V2, names, marks);
+    for (name, epoch) in names.iter().zip(epochs) {
+        text.push_str(&format!("epoch {name} {epoch}\n"));
+    }
+    let sum = crc32c(text.as_bytes());
+    text.push_str(&format!("checksum {sum:08x}\n"));
+    text
+}
+
+/// Reads `chronoid.marks` strictly, either version: anything chronoid never
+/// wrote (a flipped digit, a missing or repeated line, a bad checksum) is
+/// an error, since starting from it could repeat IDs.
+pub fn parse_marks_file(text: &str, names: &[&str]) -> Result<MarksFile, String> {
+    if text.starts_with(&format!("{MARKS_HEADER_V1}\n")) {
+        return parse_marks(text, MARKS_HEADER_V1, names).map(|marks| MarksFile {
+            marks,
+            epochs: None,
+        });
+    }
+    if !text.ends_with('\n') {
+        return Err("the file is cut short (its last line has no newline)".to_owned());
+    }
+    let body_end = text[..text.len() - 1].rfind('\n').map_or(0, |i| i + 1);
+    let (body, last) = text.split_at(body_end);
+    let sum = last
+        .strip_prefix("checksum ")
+        .and_then(|hex| hex.strip_suffix('\n'))
+        .filter(|hex| hex.len() == 8)
+        .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+        .ok_or("the last line is not \"checksum <8 hex digits>\"")?;
+    if sum != crc32c(body.as_bytes()) {
+        return Err("its checksum does not match its contents".to_owned());
+    }
+    let (mark_lines, epoch_lines): (Vec<&str>, Vec<&str>) = body
+        .lines()
+        .skip(1)
+        .partition(|line| !line.starts_with("epoch "));
+    let mut marks_text = format!("{MARKS_HEADER_V2}\n");
+    for line in mark_lines {
+        marks_text.push_str(line);
+        marks_text.push('\n');
+    }
+    if !body.starts_with(&format!("{MARKS_HEADER_V2}\n")) {
+        return Err(format!("the first line is not \"{MARKS_HEADER_V2}\""));
+    }
+    let marks = parse_marks(&marks_text, MARKS_HEADER_V2, names)?;
+    let mut epochs: Vec<Option<i64>> = vec![None; names.len()];
+    for line in epoch_lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let ["epoch", name, value] = words[..] else {
+            return Err(format!(
+                "line \"{line}\" is not \"epoch <generator> <unix ms>\""
+            ));
+        };
+        let i = names
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| format!("unknown generator \"{name}\""))?;
+        let ms = value
+            .parse::<i64>()
+            .map_err(|_| format!("\"{value}\" is not an epoch in milliseconds"))?;
+        if epochs[i].replace(ms).is_some() {
+            return Err(format!("two epoch lines for {name}"));
+        }
+    }
+    let epochs = names
+        .iter()
+        .zip(epochs)
+        .map(|(name, e)| e.ok_or_else(|| format!("no epoch line for {name}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(MarksFile {
+        marks,
+        epochs: Some(epochs),
+    })
+}
+
+/// A mark made under epoch `made_under`, for a server whose IDs count from
+/// `now_under`: the unix millisecond from which this server's IDs lie above
+/// every ID the mark covers. An ID is its milliseconds since its epoch, so a
+/// server whose epoch is later by d makes, at unix ms T, the ID the other
+/// made at T - d: its mark is d later. (0, no mark, stays 0.)
+pub fn mark_under_epoch(mark_ms: u64, made_under: i64, now_under: i64) -> u64 {
+    if mark_ms == 0 {
+        return 0;
+    }
+    let moved = i128::from(mark_ms) + i128::from(now_under) - i128::from(made_under);
+    moved.clamp(1, i128::from(MAX_MARK_MS)) as u64
+}
+
+/// CRC-32C (Castagnoli), as PostgreSQL checksums its own control file.
+pub fn crc32c(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0x82F6_3B78
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
 /// The ticker's next pair, covered by the mark: when it is not, `reserve`
-/// is called with the pair's millisecond and must return only once a mark
-/// above it is durable and raised in `mark`. Callers serialize `reserve`
-/// with a lock and ask [`HighWaterMark::needed_for`] again under it, since a
-/// concurrent caller may have moved the mark meanwhile.
+/// is called with the pair's millisecond and must return `true` only once a
+/// mark above it is durable and raised in `mark`, or `false` if the pair was
+/// given up meanwhile (an operator moved the ticker back below it: handing
+/// it out could repeat it), and the call then takes the next pair. Callers
+/// serialize `reserve` with a lock and ask [`HighWaterMark::needed_for`]
+/// again under it, since a concurrent caller may have moved the mark
+/// meanwhile.
 pub fn next_covered<S: TickSource + ?Sized>(
     ticker: &S,
     mark: &HighWaterMark,
     clock: &mut impl Clock,
     max_wait_ms: u64,
-    reserve: impl FnOnce(u64),
-) -> Result<Tick, ClockBehind> {
-    let tick = ticker.next_tick(clock, max_wait_ms)?;
-    if !mark.covers(tick.unix_ms) {
-        reserve(tick.unix_ms);
-        debug_assert!(mark.covers(tick.unix_ms), "reserve left the pair uncovered");
+    range: TickRange,
+    mut reserve: impl FnMut(u64) -> bool,
+) -> Result<Tick, TickError> {
+    for _ in 0..=MAX_ABANDONED {
+        let tick = ticker.next_tick(clock, max_wait_ms, range)?;
+        if mark.covers(tick.unix_ms) || reserve(tick.unix_ms) {
+            debug_assert!(mark.covers(tick.unix_ms), "reserve left the pair uncovered");
+            return Ok(tick);
+        }
     }
-    Ok(tick)
+    Err(TickError::Abandoned)
 }
 
 /// A ticker seen through its mark: a [`TickSource`] whose every pair is
@@ -254,9 +444,21 @@ pub struct Covered<'a, S, R, N> {
     pub nudge: N,
 }
 
-impl<S: TickSource, R: Fn(u64), N: Fn(u64)> TickSource for Covered<'_, S, R, N> {
-    fn next_tick(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
-        let tick = next_covered(self.ticker, self.mark, clock, max_wait_ms, &self.reserve)?;
+impl<S: TickSource, R: Fn(u64) -> bool, N: Fn(u64)> TickSource for Covered<'_, S, R, N> {
+    fn next_tick(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+    ) -> Result<Tick, TickError> {
+        let tick = next_covered(
+            self.ticker,
+            self.mark,
+            clock,
+            max_wait_ms,
+            range,
+            &self.reserve,
+        )?;
         if self.mark.due(tick.unix_ms) {
             (self.nudge)(tick.unix_ms);
         }
@@ -265,7 +467,7 @@ impl<S: TickSource, R: Fn(u64), N: Fn(u64)> TickSource for Covered<'_, S, R, N> 
     fn resume_above(&self, mark_ms: u64) {
         self.ticker.resume_above(mark_ms)
     }
-    fn restart_at(&self, mark_ms: u64) {
+    fn restart_at(&self, mark_ms: u64) -> Option<Tick> {
         self.ticker.restart_at(mark_ms)
     }
     fn last_tick(&self) -> Option<Tick> {
@@ -300,14 +502,22 @@ mod tests {
             Run { ticker, mark }
         }
 
-        fn next(&self, clock: &mut FakeClock, store: &mut Store) -> Result<Tick, ClockBehind> {
-            next_covered(&self.ticker, &self.mark, clock, 1000, |unix_ms| {
-                if let Some(to) = self.mark.needed_for(unix_ms) {
-                    store.durable_ms = store.durable_ms.max(to);
-                    store.writes += 1;
-                    self.mark.raise(to);
-                }
-            })
+        fn next(&self, clock: &mut FakeClock, store: &mut Store) -> Result<Tick, TickError> {
+            next_covered(
+                &self.ticker,
+                &self.mark,
+                clock,
+                1000,
+                TickRange::ALL,
+                |unix_ms| {
+                    if let Some(to) = self.mark.needed_for(unix_ms) {
+                        store.durable_ms = store.durable_ms.max(to);
+                        store.writes += 1;
+                        self.mark.raise(to);
+                    }
+                    true
+                },
+            )
         }
     }
 
@@ -480,5 +690,173 @@ mod tests {
     fn restarts_with_the_clock_stepped_back_never_repeat_a_pair() {
         restarts_never_repeat(Ticker::<4>::new);
         restarts_never_repeat(WrappingTicker::<10>::new);
+    }
+
+    #[test]
+    fn a_pair_given_up_while_it_waited_is_never_handed_out() {
+        let ticker = Ticker::<12>::new();
+        let mark = HighWaterMark::new();
+        let mut c = FakeClock::at(3_600_000);
+        // The caller's first pair (an hour ahead of where the operator puts
+        // the ticker) is given up while it waits: it takes the next pair,
+        // from the moved ticker, instead.
+        let mut calls = Vec::new();
+        let tick = next_covered(&ticker, &mark, &mut c, 1000, TickRange::ALL, |unix_ms| {
+            calls.push(unix_ms);
+            if calls.len() == 1 {
+                ticker.restart_at(1_000);
+                return false;
+            }
+            mark.raise(ahead_of(unix_ms));
+            true
+        });
+        assert_eq!(calls[0], 3_600_000);
+        assert_eq!(
+            tick.unwrap().unix_ms,
+            3_600_000,
+            "the clock still reads an hour ahead"
+        );
+        // Given up every time: a clear error, not a loop.
+        let r = next_covered(
+            &ticker,
+            &HighWaterMark::new(),
+            &mut c,
+            1000,
+            TickRange::ALL,
+            |_| false,
+        );
+        assert_eq!(r, Err(TickError::Abandoned));
+    }
+
+    #[test]
+    fn nothing_is_reserved_past_the_last_mark() {
+        let mark = HighWaterMark::new();
+        mark.raise(MAX_MARK_MS);
+        assert_eq!(
+            keep_ahead(&mark, MAX_MARK_MS),
+            None,
+            "no mark beyond it: not due"
+        );
+        assert_eq!(keep_ahead(&mark, u64::MAX), None);
+        let mark = HighWaterMark::new();
+        mark.raise(MAX_MARK_MS - 100);
+        assert_eq!(
+            keep_ahead(&mark, MAX_TICK_MS),
+            Some(MAX_MARK_MS),
+            "up to it"
+        );
+    }
+
+    #[test]
+    fn the_keeper_believes_the_wall_clock_only_while_it_agrees_with_the_monotonic_one() {
+        let mut j = ClockJudge::new();
+        assert_eq!(j.believed(1_000_000, 50, 0), 1_000_000);
+        assert_eq!(j.believed(1_000_100, 150, 0), 1_000_100, "in step");
+        // +1 h for a moment, no calls: not believed.
+        assert_eq!(j.believed(4_600_300, 350, 999_000), 1_000_300);
+        assert_eq!(
+            j.believed(4_601_800, 1_850, 999_000),
+            1_001_800,
+            "1.5 s later, still not"
+        );
+        // Back: believed again.
+        assert_eq!(j.believed(1_002_000, 2_050, 999_000), 1_002_000);
+        // Within the tolerance: believed.
+        let t = CLOCK_STEP_TOLERANCE_MS;
+        assert_eq!(j.believed(1_002_100 + t, 2_150, 0), 1_002_100 + t);
+        // A step forward that callers follow (pairs handed out at the new
+        // time): believed, so the mark covers them.
+        assert_eq!(j.believed(2_000_000, 2_250, 0), 1_002_200 + t);
+        assert_eq!(j.believed(2_000_100, 2_350, 2_000_050), 2_000_100);
+        assert_eq!(
+            j.believed(2_000_200, 2_450, 2_000_050),
+            2_000_200,
+            "and from then on"
+        );
+        // Stepped back: believed at once.
+        assert_eq!(j.believed(1_500_000, 2_550, 2_000_050), 1_500_000);
+    }
+
+    #[test]
+    fn the_marks_file_round_trips_with_its_epochs() {
+        let text = format_marks_file(
+            &NAMES,
+            &[1_764_000_000_123, 0, 42],
+            &[1_577_836_800_000, 1_483_228_800_000, -5],
+        );
+        assert!(text.starts_with("chronoid high-water marks 2\nnanoflake 1764000000123\n"));
+        assert!(text.contains("epoch nanoflake 1577836800000\n"));
+        let file = parse_marks_file(&text, &NAMES).unwrap();
+        assert_eq!(file.marks, vec![1_764_000_000_123, 0, 42]);
+        assert_eq!(
+            file.epochs,
+            Some(vec![1_577_836_800_000, 1_483_228_800_000, -5])
+        );
+        // The same length whatever the checksum: rewritten in place.
+        let other = format_marks_file(
+            &NAMES,
+            &[1_764_000_000_999, 0, 42],
+            &[1_577_836_800_000, 1_483_228_800_000, -5],
+        );
+        assert_eq!(other.len(), text.len());
+    }
+
+    #[test]
+    fn a_version_1_file_is_read_as_made_under_this_servers_epochs() {
+        let v1 = format_marks(MARKS_HEADER_V1, &NAMES, &[5, 6, 7]);
+        assert_eq!(
+            parse_marks_file(&v1, &NAMES),
+            Ok(MarksFile {
+                marks: vec![5, 6, 7],
+                epochs: None
+            })
+        );
+    }
+
+    #[test]
+    fn a_marks_file_chronoid_did_not_write_is_refused() {
+        let good = format_marks_file(&NAMES, &[1_764_000_000_123, 2, 3], &[1, 2, 3]);
+        // A digit flipped in place: the checksum says so.
+        let flipped = good.replacen("1764000000123", "1764000000128", 1);
+        assert!(parse_marks_file(&flipped, &NAMES)
+            .unwrap_err()
+            .contains("checksum"));
+        for bad in [
+            good.replace("checksum ", "checksun "),
+            good[..good.len() - 1].to_owned(),
+            good.replace("epoch uid60 3\n", ""),
+            good.replace("epoch uid60 3\n", "epoch uid60 3\nepoch uid60 3\n"),
+            good.replace("uid60 3\n", "uid60 -3\n"),
+            good.replace("chronoid high-water marks 2", "chronoid high-water marks 3"),
+        ] {
+            assert!(parse_marks_file(&bad, &NAMES).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_later_epoch_moves_the_mark_later_by_as_much() {
+        let e = 1_577_836_800_000;
+        assert_eq!(mark_under_epoch(2_000_000, e, e), 2_000_000, "same epoch");
+        assert_eq!(
+            mark_under_epoch(2_000_000, e, e + 5_000),
+            2_005_000,
+            "5 s later"
+        );
+        assert_eq!(
+            mark_under_epoch(2_000_000, e, e - 5_000),
+            1_995_000,
+            "5 s earlier"
+        );
+        assert_eq!(mark_under_epoch(0, e, e + 5_000), 0, "no mark");
+        assert_eq!(
+            mark_under_epoch(MAX_MARK_MS, 0, 10),
+            MAX_MARK_MS,
+            "never past the last"
+        );
+        assert_eq!(
+            crc32c(b"123456789"),
+            0xE306_9283,
+            "the standard check value"
+        );
     }
 }

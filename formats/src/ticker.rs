@@ -38,6 +38,60 @@ pub struct ClockBehind {
     pub clock_ms: u64,
 }
 
+/// The latest millisecond any ticker hands out a pair in (2248-09-26): the
+/// wrapping ticker packs its millisecond into the top 43 bits of a `u64`,
+/// and a high-water mark one above it must still be representable
+/// ([`crate::high_water::MAX_MARK_MS`]).
+pub const MAX_TICK_MS: u64 = (1 << 43) - 2;
+
+/// The unix milliseconds a ticker may hand out pairs in: a format's range
+/// under its epoch. A pair outside is never handed out, and the ticker does
+/// not move for it: a clock before the epoch, or past what the format (or
+/// the ticker's packing) holds, is refused rather than wrapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TickRange {
+    pub first_ms: u64,
+    pub last_ms: u64,
+}
+
+impl TickRange {
+    /// Every millisecond a ticker can hold.
+    pub const ALL: TickRange = TickRange {
+        first_ms: 0,
+        last_ms: MAX_TICK_MS,
+    };
+
+    /// The range of a format whose timestamp counts `0..=max_since_epoch`
+    /// milliseconds from `epoch_unix_ms`, cut to what a ticker holds; `None`
+    /// if none of it lies between 1970 and [`MAX_TICK_MS`].
+    pub fn of_format(epoch_unix_ms: i64, max_since_epoch: u64) -> Option<TickRange> {
+        let first = i128::from(epoch_unix_ms).max(0);
+        let last =
+            (i128::from(epoch_unix_ms) + i128::from(max_since_epoch)).min(i128::from(MAX_TICK_MS));
+        (last >= first).then_some(TickRange {
+            first_ms: first as u64,
+            last_ms: last as u64,
+        })
+    }
+}
+
+/// Why a ticker handed out no pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TickError {
+    /// The clock stayed behind the last pair longer than the wait bound.
+    ClockBehind(ClockBehind),
+    /// The clock reads before the range, and the ticker holds no pair in it
+    /// to count on from.
+    BeforeRange { clock_ms: u64 },
+    /// The next pair would lie past the range (the clock reads past it, or
+    /// its last millisecond is used up).
+    PastRange { unix_ms: u64 },
+    /// A source that covers pairs with a high-water mark
+    /// ([`crate::high_water::Covered`]) had the pair it waited for given up,
+    /// again and again.
+    Abandoned,
+}
+
 /// The pure transition: a new millisecond starts at sequence 0; within the
 /// same millisecond, or while the clock reads earlier than the last pair
 /// (it was stepped back), count on from the last pair; never go below it.
@@ -99,34 +153,69 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
 
     /// Makes the next pair lie at or above `mark_ms` and no lower, even if
     /// the ticker was past it: an operator moved the generator's mark back.
-    pub fn restart_at(&self, mark_ms: u64) {
-        self.last
-            .store((mark_ms << SEQ_BITS).saturating_sub(1), Ordering::Release);
+    /// Returns the last pair it held before, which may have been handed out.
+    pub fn restart_at(&self, mark_ms: u64) -> Option<Tick> {
+        let before = self
+            .last
+            .swap((mark_ms << SEQ_BITS).saturating_sub(1), Ordering::AcqRel);
+        (before != 0).then(|| Self::unpack(before))
     }
 
     /// Hands out the next pair. Waits while the current millisecond's
     /// sequence is used up or the clock is behind the last pair, for at most
     /// `max_wait_ms` of monotonic time; a clock that is further behind than
     /// that is reported at once rather than waited for.
-    pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
-        advance(&self.last, clock, max_wait_ms, step::<SEQ_BITS>).map(Self::unpack)
+    pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, TickError> {
+        self.next_in(clock, max_wait_ms, TickRange::ALL)
+    }
+
+    /// As [`Ticker::next`], handing out pairs only within `range`.
+    pub fn next_in(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+    ) -> Result<Tick, TickError> {
+        advance(
+            &self.last,
+            clock,
+            max_wait_ms,
+            range,
+            SEQ_BITS,
+            step::<SEQ_BITS>,
+        )
+        .map(Self::unpack)
     }
 }
 
-/// Moves a packed state forward by `step` with compare-and-swap, waiting
-/// (boundedly) when `step` says so; returns the state it installed.
+/// Moves a packed state (its millisecond in the bits from `ms_shift` up)
+/// forward by `step` with compare-and-swap, waiting (boundedly) when `step`
+/// says so; returns the state it installed. A pair outside `range` is
+/// refused before the state moves.
 fn advance(
     state: &AtomicU64,
     clock: &mut impl Clock,
     max_wait_ms: u64,
+    range: TickRange,
+    ms_shift: u32,
     step: impl Fn(u64, u64) -> Step,
-) -> Result<u64, ClockBehind> {
+) -> Result<u64, TickError> {
     let mut waited_since: Option<u64> = None;
     let mut last = state.load(Ordering::Acquire);
     loop {
-        let now = clock.now_ms();
+        let clock_ms = clock.now_ms();
+        // Past the range the step would pack a millisecond that wraps: it
+        // sees the first millisecond past it instead, which packs whole.
+        let now = clock_ms.min(range.last_ms + 1);
         match step(last, now) {
             Step::Issue(packed) => {
+                let ms = packed >> ms_shift;
+                if ms < range.first_ms {
+                    return Err(TickError::BeforeRange { clock_ms });
+                }
+                if ms > range.last_ms {
+                    return Err(TickError::PastRange { unix_ms: ms });
+                }
                 match state.compare_exchange_weak(last, packed, Ordering::AcqRel, Ordering::Acquire)
                 {
                     Ok(_) => return Ok(packed),
@@ -134,13 +223,16 @@ fn advance(
                 }
             }
             Step::WaitUntil(needed_ms) => {
+                if needed_ms > range.last_ms {
+                    return Err(TickError::PastRange { unix_ms: needed_ms });
+                }
                 let started = *waited_since.get_or_insert_with(|| clock.monotonic_ms());
                 let waited = clock.monotonic_ms().saturating_sub(started);
                 if needed_ms - now > max_wait_ms || waited > max_wait_ms {
-                    return Err(ClockBehind {
+                    return Err(TickError::ClockBehind(ClockBehind {
                         needed_ms,
                         clock_ms: now,
-                    });
+                    }));
                 }
                 clock.wait(now, needed_ms);
                 last = state.load(Ordering::Acquire);
@@ -228,17 +320,38 @@ impl<const BITS: u32> WrappingTicker<BITS> {
     }
 
     /// As [`Ticker::restart_at`].
-    pub fn restart_at(&self, mark_ms: u64) {
+    pub fn restart_at(&self, mark_ms: u64) -> Option<Tick> {
         let state = if mark_ms > 0 {
             Self::pack(mark_ms - 1, 1 << BITS, Self::MASK)
         } else {
             Self::MASK
         };
-        self.state.store(state, Ordering::Release);
+        let (ms, used, counter) = Self::unpack(self.state.swap(state, Ordering::AcqRel));
+        (ms > 0 && used > 0).then_some(Tick {
+            unix_ms: ms,
+            sequence: counter as u32,
+        })
     }
 
-    pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, ClockBehind> {
-        let packed = advance(&self.state, clock, max_wait_ms, Self::step)?;
+    pub fn next(&self, clock: &mut impl Clock, max_wait_ms: u64) -> Result<Tick, TickError> {
+        self.next_in(clock, max_wait_ms, TickRange::ALL)
+    }
+
+    /// As [`Ticker::next_in`].
+    pub fn next_in(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+    ) -> Result<Tick, TickError> {
+        let packed = advance(
+            &self.state,
+            clock,
+            max_wait_ms,
+            range,
+            Self::MS_SHIFT,
+            Self::step,
+        )?;
         let (ms, _, counter) = Self::unpack(packed);
         Ok(Tick {
             unix_ms: ms,
@@ -318,10 +431,10 @@ mod tests {
         let waits = c.waits;
         assert_eq!(
             t.next(&mut c, 1000),
-            Err(ClockBehind {
+            Err(TickError::ClockBehind(ClockBehind {
                 needed_ms: 10_002,
                 clock_ms: 5_000
-            })
+            }))
         );
         assert_eq!(c.waits, waits, "no point waiting 5 s for a 1 s bound");
         // ... and the state did not move backwards: recovery when the clock returns.
@@ -339,10 +452,10 @@ mod tests {
         c.frozen = true;
         assert_eq!(
             t.next(&mut c, 1000),
-            Err(ClockBehind {
+            Err(TickError::ClockBehind(ClockBehind {
                 needed_ms: 20_001,
                 clock_ms: 20_000
-            })
+            }))
         );
         assert!(
             c.monotonic_ms > 1000 && c.monotonic_ms < 1010,
@@ -440,10 +553,10 @@ mod tests {
         let mut c = FakeClock::at(10_000);
         assert_eq!(
             t.next(&mut c, 1000),
-            Err(ClockBehind {
+            Err(TickError::ClockBehind(ClockBehind {
                 needed_ms: 40_000,
                 clock_ms: 10_000
-            })
+            }))
         );
         c.now_ms = 39_999;
         c.frozen = true;
@@ -461,10 +574,10 @@ mod tests {
         c.frozen = true;
         assert_eq!(
             t.next(&mut c, 500),
-            Err(ClockBehind {
+            Err(TickError::ClockBehind(ClockBehind {
                 needed_ms: 3_000,
                 clock_ms: 2_000
-            })
+            }))
         );
         c.now_ms = 3_000;
         assert_eq!(t.next(&mut c, 1000).unwrap().unix_ms, 3_000);
@@ -505,10 +618,137 @@ mod tests {
         }
         assert_eq!(
             t.next(&mut c, 1000),
-            Err(ClockBehind {
+            Err(TickError::ClockBehind(ClockBehind {
                 needed_ms: 5001,
                 clock_ms: 4000
+            }))
+        );
+    }
+
+    #[test]
+    fn a_clock_past_the_range_is_refused_and_moves_nothing() {
+        let range = TickRange {
+            first_ms: 1_000,
+            last_ms: 2_000,
+        };
+        let t = T12::new();
+        let mut c = FakeClock::at(2_000);
+        assert_eq!(
+            t.next_in(&mut c, 1000, range),
+            Ok(tick(2_000, 0)),
+            "at the limit"
+        );
+        c.now_ms = 2_001;
+        let before = t.last();
+        assert_eq!(
+            t.next_in(&mut c, 1000, range),
+            Err(TickError::PastRange { unix_ms: 2_001 }),
+            "past it"
+        );
+        assert_eq!(
+            t.last(),
+            before,
+            "a refused pair leaves the ticker where it was"
+        );
+        // Far past, where the packed millisecond would wrap a u64.
+        c.now_ms = u64::MAX / 2;
+        assert!(matches!(
+            t.next_in(&mut c, 1000, range),
+            Err(TickError::PastRange { .. })
+        ));
+        assert_eq!(t.last(), before);
+        // The last millisecond used up: refused at once, no wait for a
+        // millisecond the range does not have.
+        c.now_ms = 2_000;
+        for _ in 1..4096 {
+            t.next_in(&mut c, 1000, range).unwrap();
+        }
+        let waits = c.waits;
+        assert_eq!(
+            t.next_in(&mut c, 1000, range),
+            Err(TickError::PastRange { unix_ms: 2_001 })
+        );
+        assert_eq!(c.waits, waits);
+    }
+
+    #[test]
+    fn a_clock_before_the_range_is_refused_and_moves_nothing() {
+        let range = TickRange {
+            first_ms: 1_000,
+            last_ms: 2_000,
+        };
+        let t = T12::new();
+        let mut c = FakeClock::at(999);
+        assert_eq!(
+            t.next_in(&mut c, 1000, range),
+            Err(TickError::BeforeRange { clock_ms: 999 })
+        );
+        assert_eq!(t.last(), None);
+        c.now_ms = 1_000;
+        assert_eq!(
+            t.next_in(&mut c, 1000, range),
+            Ok(tick(1_000, 0)),
+            "at the limit"
+        );
+        // Stepped back before the range, the ticker counts on from its pair
+        // in the range rather than refusing.
+        c.now_ms = 500;
+        assert_eq!(t.next_in(&mut c, 1000, range), Ok(tick(1_000, 1)));
+    }
+
+    #[test]
+    fn the_wrapping_ticker_never_wraps_past_its_43_bits() {
+        let t = WrappingTicker::<10>::new();
+        let mut c = FakeClock::at(MAX_TICK_MS);
+        assert_eq!(
+            t.next(&mut c, 1000).unwrap().unix_ms,
+            MAX_TICK_MS,
+            "at the limit"
+        );
+        for clock in [MAX_TICK_MS + 1, MAX_TICK_MS + 2, 1 << 44, u64::MAX] {
+            c.now_ms = clock;
+            assert!(
+                matches!(t.next(&mut c, 1000), Err(TickError::PastRange { .. })),
+                "{clock}"
+            );
+        }
+        assert_eq!(
+            t.last().unwrap().unix_ms,
+            MAX_TICK_MS,
+            "no pair wrapped below"
+        );
+    }
+
+    #[test]
+    fn restart_at_says_what_it_replaced() {
+        let t = T12::new();
+        assert_eq!(t.restart_at(5_000), None, "nothing handed out yet");
+        let mut c = FakeClock::at(9_000);
+        let last = t.next(&mut c, 1000).unwrap();
+        assert_eq!(t.restart_at(5_000), Some(last));
+        let w = WrappingTicker::<10>::new();
+        assert_eq!(w.restart_at(5_000), None);
+        let last = w.next(&mut c, 1000).unwrap();
+        assert_eq!(w.restart_at(5_000), Some(last));
+    }
+
+    #[test]
+    fn ranges_of_formats() {
+        assert_eq!(
+            TickRange::of_format(1_000, 500),
+            Some(TickRange {
+                first_ms: 1_000,
+                last_ms: 1_500
             })
+        );
+        assert_eq!(
+            TickRange::of_format(-1_000, 500),
+            None,
+            "wholly before 1970"
+        );
+        assert_eq!(
+            TickRange::of_format(0, u64::MAX).unwrap().last_ms,
+            MAX_TICK_MS
         );
     }
 }

@@ -8,6 +8,8 @@
 //! `src/durable/` it names, never a type adapter (`src/types/`) or
 //! `src/generators.rs`.
 
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+
 use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic};
 
 use chronoid_formats::caloriosa::CaloriosaTicker;
@@ -72,6 +74,21 @@ unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<GeneratorCounters> {}
 // SAFETY: atomics, valid in any process mapping them.
 unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<Marks> {}
 
+/// The epoch (unix ms) each generator's IDs count from on this server, set
+/// once in the postmaster (`set_epochs`, from `_PG_init`) and inherited by
+/// every process it starts. The marks are kept in unix milliseconds under
+/// these epochs; a mark made under another (a primary's, an earlier
+/// configuration's) is moved to them (`marks.rs`).
+static EPOCHS: [AtomicI64; 3] = [AtomicI64::new(0), AtomicI64::new(0), AtomicI64::new(0)];
+
+/// From `_PG_init` while preloading, with the epochs the type adapters make
+/// IDs under.
+pub fn set_epochs(epochs: [i64; 3]) {
+    for (slot, epoch) in EPOCHS.iter().zip(epochs) {
+        slot.store(epoch, Ordering::Relaxed);
+    }
+}
+
 /// The generators whose uniqueness rests on a shared ticker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Generator {
@@ -96,8 +113,44 @@ impl Generator {
         Self::ALL.into_iter().find(|g| g.name() == name)
     }
 
+    /// The epoch this server makes the generator's IDs under.
+    pub fn epoch(self) -> i64 {
+        EPOCHS[self as usize].load(Ordering::Relaxed)
+    }
+
+    pub fn epochs() -> [i64; 3] {
+        Generator::ALL.map(Generator::epoch)
+    }
+
     pub fn mark(self) -> &'static HighWaterMark {
-        &MARKS.get().0 .0[self as usize]
+        &MARKS.get().0.marks[self as usize]
+    }
+
+    /// How many times an operator moved this generator's mark and ticker
+    /// since start (`marks::move_mark`, under the durable marks' lock): a
+    /// pair taken before a move, and not yet handed out, is given up.
+    pub fn moves(self) -> u64 {
+        MARKS.get().0.moves[self as usize].load(Ordering::Acquire)
+    }
+
+    /// The durable mark (what `chronoid.marks` holds), as `marks.rs` last
+    /// wrote it: a copy read without the lock, so that the view never
+    /// waits behind a reservation's fsync, and the postmaster can read it
+    /// as it exits.
+    pub fn durable_mark(self) -> u64 {
+        MARKS.get().0.durable[self as usize].load(Ordering::Acquire)
+    }
+
+    /// Copies the durable marks; only `marks.rs` calls it, under the lock.
+    pub fn note_durable(marks: &[u64; 3]) {
+        for g in Generator::ALL {
+            MARKS.get().0.durable[g as usize].store(marks[g as usize], Ordering::Release);
+        }
+    }
+
+    /// Counts a move; only `marks::move_mark` calls it, under the lock.
+    pub fn count_move(self) {
+        MARKS.get().0.moves[self as usize].fetch_add(1, Ordering::AcqRel);
     }
 
     pub fn stats(self) -> &'static chronoid_formats::generator_stats::GeneratorStats {
@@ -122,7 +175,7 @@ impl Generator {
 pub trait ErasedTicker {
     fn last(&self) -> Option<Tick>;
     fn resume_above(&self, mark_ms: u64);
-    fn restart_at(&self, mark_ms: u64);
+    fn restart_at(&self, mark_ms: u64) -> Option<Tick>;
 }
 
 impl<T: TickSource> ErasedTicker for T {
@@ -132,13 +185,19 @@ impl<T: TickSource> ErasedTicker for T {
     fn resume_above(&self, mark_ms: u64) {
         TickSource::resume_above(self, mark_ms)
     }
-    fn restart_at(&self, mark_ms: u64) {
+    fn restart_at(&self, mark_ms: u64) -> Option<Tick> {
         TickSource::restart_at(self, mark_ms)
     }
 }
 
-/// The marks generators read on every call, without a lock.
-pub struct Marks([HighWaterMark; 3]);
+/// The marks generators read on every call, without a lock, and the count
+/// of operators' moves a waiting caller checks.
+#[derive(Default)]
+pub struct Marks {
+    marks: [HighWaterMark; 3],
+    moves: [AtomicU64; 3],
+    durable: [AtomicU64; 3],
+}
 
 // SAFETY: a unique name; `request_shmem` places it before any backend runs.
 static MARKS: PgAtomic<InShmem<Marks>> = unsafe { PgAtomic::new(c"chronoid.high_water_marks") };
@@ -155,5 +214,5 @@ pub fn request_shmem() {
             stats: Default::default(),
         })
     );
-    pg_shmem_init!(MARKS = InShmem(Marks(Default::default())));
+    pg_shmem_init!(MARKS = InShmem(Marks::default()));
 }

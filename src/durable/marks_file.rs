@@ -1,9 +1,12 @@
 //! `chronoid.marks`, the file in the data directory that holds the
 //! generators' durable high-water marks: read strictly at start, written in
 //! place (one write of its own length, as PostgreSQL writes pg_control) or
-//! beside and renamed, fsynced through PostgreSQL's file API. The text
-//! itself is the formats crate's (`format_marks`, `parse_marks`); when it
-//! is written, and under which lock, is `marks.rs`'s.
+//! beside and renamed, fsynced through PostgreSQL's file API, with the
+//! data directory's file mode (0640 under `initdb -g`, so that a backup run
+//! by the group reads it). The text itself is the formats crate's
+//! (`format_marks_file`, `parse_marks_file`: the marks, the epochs they were
+//! made under, a checksum); when it is written, and under which lock, is
+//! `marks.rs`'s.
 //!
 //! Durable generators: may import `src/pg/` and the files of
 //! `src/durable/` it names, never a type adapter (`src/types/`) or
@@ -16,7 +19,7 @@ use std::os::unix::io::FromRawFd;
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
 
-use chronoid_formats::high_water::{format_marks, parse_marks};
+use chronoid_formats::high_water::{format_marks_file, parse_marks_file, MarksFile};
 
 use super::generator::Generator;
 
@@ -24,26 +27,40 @@ use super::generator::Generator;
 /// generator, so an operator can read it, and pg_basebackup copies it.
 pub const MARKS_FILE: &CStr = c"chronoid.marks";
 const MARKS_TEMP: &CStr = c"chronoid.marks.tmp";
-const FILE_HEADER: &str = "chronoid high-water marks 1";
 
-/// The marks in the file, all 0 if there is none (a cluster whose
-/// generators never ran). A file that is there but unreadable, or says
-/// anything chronoid never writes, stops the server: starting without it
-/// could repeat IDs.
-pub fn read_marks_file() -> [u64; 3] {
+/// What the file says, `None` if there is none. A file that is there but
+/// unreadable, or says anything chronoid never writes, stops the server:
+/// starting without it could repeat IDs.
+pub fn read_marks_file() -> Option<MarksFile> {
     let name = MARKS_FILE.to_str().expect("ASCII");
     let text = match read_file(MARKS_FILE) {
         Ok(Some(bytes)) => String::from_utf8(bytes).unwrap_or_default(),
-        Ok(None) => return [0; 3],
+        Ok(None) => return None,
         Err(e) => bad_marks_file(format!("could not read file \"{name}\": {e}")),
     };
-    parse_marks(&text, FILE_HEADER, &Generator::NAMES)
-        .and_then(|marks| marks.try_into().map_err(|_| "three marks".to_owned()))
-        .unwrap_or_else(|why| {
-            bad_marks_file(format!(
-                "file \"{name}\" is not a chronoid marks file: {why}"
-            ))
-        })
+    let file = parse_marks_file(&text, &Generator::NAMES).unwrap_or_else(|why| {
+        bad_marks_file(format!(
+            "file \"{name}\" is not a chronoid marks file: {why}"
+        ))
+    });
+    if file.marks.len() != Generator::ALL.len() {
+        bad_marks_file(format!("file \"{name}\" does not hold three marks"));
+    }
+    Some(file)
+}
+
+/// Gives the file the data directory's file mode, if it has another (made
+/// by a release that created it 0600, or copied in by hand).
+pub fn give_data_directory_mode() -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let name = MARKS_FILE.to_str().expect("ASCII");
+    // SAFETY: a global PostgreSQL sets from the data directory's mode at start.
+    let mode = unsafe { crate::pg::ffi::pg_file_create_mode } as u32;
+    let permissions = std::fs::metadata(name)?.permissions();
+    if permissions.mode() & 0o777 != mode {
+        std::fs::set_permissions(name, std::fs::Permissions::from_mode(mode))?;
+    }
+    Ok(())
 }
 
 /// A whole small file through PostgreSQL's file API; `None` if it is absent.
@@ -108,14 +125,15 @@ pub enum Flush {
 /// writes pg_control. When the length changes (a mark gains a digit), a
 /// new file is written beside and renamed over it.
 pub fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
-    let text = format_marks(FILE_HEADER, &Generator::NAMES, marks);
+    let text = format_marks_file(&Generator::NAMES, marks, &Generator::epochs());
     let name = MARKS_FILE.to_str().expect("ASCII");
     let in_place = std::fs::metadata(name).is_ok_and(|m| m.len() == text.len() as u64);
     let target = if in_place { MARKS_FILE } else { MARKS_TEMP };
     let flags =
         libc_flags::O_RDWR | libc_flags::O_CREAT | if in_place { 0 } else { libc_flags::O_TRUNC };
-    // SAFETY: as in `read_file`.
-    let fd = unsafe { pg_sys::OpenTransientFilePerm(target.as_ptr(), flags as _, 0o600) };
+    // SAFETY: as in `read_file`. OpenTransientFile creates the file with
+    // the data directory's mode (pg_file_create_mode), as PostgreSQL's own.
+    let fd = unsafe { pg_sys::OpenTransientFile(target.as_ptr(), flags as _) };
     if fd < 0 {
         return Err(std::io::Error::last_os_error());
     }

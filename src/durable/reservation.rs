@@ -118,10 +118,16 @@ pub fn marks_moved() {
 const NO_RESERVER_GIVE_UP: Duration = Duration::from_secs(10);
 
 /// Called by a generator whose next pair (of `unix_ms`) its mark does not
-/// cover: returns once the reserver has made a mark above it durable.
-pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str) {
+/// cover, taken when `g` had seen `moves_seen` operator's moves: returns
+/// `true` once the reserver has made a mark above it durable, or `false` as
+/// soon as an operator moved the generator meanwhile (its ticker may hand
+/// the pair out again: the caller gives it up and takes a new one).
+pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str, moves_seen: u64) -> bool {
     let s = shared();
     let i = g as usize;
+    if g.moves() != moves_seen {
+        return false;
+    }
     let started = Instant::now();
     s.requested_ms[i].fetch_max(unix_ms, Ordering::AcqRel);
     wake_reserver();
@@ -130,7 +136,16 @@ pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str) {
     // cancelled sleep raises through pgrx's guard, and the transaction's
     // abort cancels the sleep.
     unsafe { pg_sys::ConditionVariablePrepareToSleep(cv) };
-    while !g.mark().covers(unix_ms) {
+    let granted = loop {
+        // The move is checked first: a mark an operator lowered and the
+        // reserver raised again may cover the pair, which is given up all
+        // the same.
+        if g.moves() != moves_seen {
+            break false;
+        }
+        if g.mark().covers(unix_ms) {
+            break true;
+        }
         if s.pid.load(Ordering::Acquire) == 0 && started.elapsed() > NO_RESERVER_GIVE_UP {
             // SAFETY: as above.
             unsafe { pg_sys::ConditionVariableCancelSleep() };
@@ -143,13 +158,22 @@ pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str) {
         }
         // SAFETY: as above.
         unsafe { pg_sys::ConditionVariableTimedSleep(cv, 100, reservation_wait_event()) };
-        s.requested_ms[i].fetch_max(unix_ms, Ordering::AcqRel);
-        wake_reserver();
-    }
+        if g.moves() == moves_seen {
+            s.requested_ms[i].fetch_max(unix_ms, Ordering::AcqRel);
+            wake_reserver();
+        }
+    };
     // SAFETY: as above.
     unsafe { pg_sys::ConditionVariableCancelSleep() };
     s.waits[i].fetch_add(1, Ordering::Relaxed);
     s.wait_us[i].fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
+    granted
+}
+
+/// An operator moved `g`: what callers asked for before is not asked any
+/// more (a caller that still waits asks again only if its pair stands).
+pub fn forget_request(g: Generator) {
+    shared().requested_ms[g as usize].store(0, Ordering::Release);
 }
 
 /// What pg_stat_activity shows for a caller waiting for a reservation:

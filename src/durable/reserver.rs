@@ -25,7 +25,9 @@ use pgrx::pg_sys;
 use pgrx::{pg_guard, PgSqlErrorCode};
 
 use chronoid_formats::clock::Clock;
-use chronoid_formats::high_water::{ahead_of, due_at, keep_ahead, KeepWarm, RESERVATION_WINDOW_MS};
+use chronoid_formats::high_water::{
+    ahead_of, due_at, keep_ahead, ClockJudge, KeepWarm, RESERVATION_WINDOW_MS,
+};
 
 use super::generator::Generator;
 use super::{marks, reservation};
@@ -93,6 +95,7 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
     // SAFETY: MyLatch and MyProcPid are this process's.
     unsafe { reservation::publish(pg_sys::MyLatch, pg_sys::MyProcPid) };
     let mut warm: [KeepWarm; 3] = Generator::ALL.map(|g| KeepWarm::new(g.last_tick()));
+    let mut judge = ClockJudge::new();
     loop {
         // SAFETY: this process's latch.
         unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
@@ -112,7 +115,7 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
             warm = Generator::ALL.map(|g| KeepWarm::new(g.last_tick()));
             1000
         } else {
-            keep_marks_ahead(&mut warm)
+            keep_marks_ahead(&mut warm, &mut judge)
         };
         // SAFETY: this process's latch; exits if the postmaster dies.
         unsafe {
@@ -154,11 +157,14 @@ fn flush_replayed_marks() {
 /// due (and every caller waiting), in one record; returns how long to sleep.
 /// When one mark is due, every other warm one moves with it, so that warm
 /// generators share their records rather than fall out of step.
-fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
+fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judge: &mut ClockJudge) -> u64 {
     // Use is timed on the monotonic clock: a wall clock stepped by an hour
     // neither keeps a generator warm for that hour nor cools every one.
     let mono = BackendClock.monotonic_ms();
     let keep_warm_ms = KEEP_WARM_S.get() as u64 * 1000;
+    // Requests are taken with the count of operators' moves they were made
+    // under: one made before a move asks for a pair the operator gave up.
+    let moves = Generator::ALL.map(Generator::moves);
     let mut requested = [0; 3];
     let mut warm_now = [false; 3];
     for g in Generator::ALL {
@@ -170,16 +176,31 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
         }
         warm_now[i] = warm[i].warm(mono, keep_warm_ms);
     }
+    // The clock as believed: a wall clock that jumped forward with no pair
+    // handed out there is not reserved on (a glitch would otherwise leave
+    // the marks in the future, and a restart refusing until then).
+    let handed_out = Generator::ALL
+        .into_iter()
+        .map(|g| {
+            g.last_tick()
+                .map_or(0, |t| t.unix_ms)
+                .max(requested[g as usize])
+        })
+        .max()
+        .unwrap_or(0);
+    let now = judge.believed(BackendClock.now_ms(), mono, handed_out);
     // Where each warm generator's callers are: the later of the clock, its
-    // last pair and the pair a caller waits for.
+    // last pair and the pair a caller waits for (unless an operator has
+    // moved it since the caller asked).
     let bases = || {
-        let now = BackendClock.now_ms();
         Generator::ALL.map(|g| {
             let i = g as usize;
-            warm_now[i].then(|| {
-                now.max(g.last_tick().map_or(0, |t| t.unix_ms))
-                    .max(requested[i])
-            })
+            let request = if g.moves() == moves[i] {
+                requested[i]
+            } else {
+                0
+            };
+            warm_now[i].then(|| now.max(g.last_tick().map_or(0, |t| t.unix_ms)).max(request))
         })
     };
     let due = bases()
@@ -202,14 +223,18 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3]) -> u64 {
         // Idle: nothing to write until a caller asks (it sets the latch).
         return 10_000;
     }
-    // Wake when the first warm mark comes due, and at least four times a
-    // window to see which generators are still in use.
-    let now = BackendClock.now_ms();
-    Generator::ALL
+    // Wake when the first warm mark that can still move comes due, and at
+    // least four times a window to see which generators are still in use.
+    // A mark that cannot move (the clock at the end of what a ticker holds)
+    // is not waited on: the reserver never spins.
+    bases()
         .into_iter()
-        .filter(|g| warm_now[*g as usize])
-        .map(|g| due_at(g.mark().get()).saturating_sub(now))
+        .zip(Generator::ALL)
+        .filter_map(|(base, g)| {
+            let base = base?;
+            (ahead_of(base) > g.mark().get()).then(|| due_at(g.mark().get()).saturating_sub(now))
+        })
         .min()
-        .unwrap_or(RESERVATION_WINDOW_MS)
+        .unwrap_or(RESERVATION_WINDOW_MS / 4)
         .clamp(1, RESERVATION_WINDOW_MS / 4)
 }

@@ -57,14 +57,21 @@ fn chronoid_set_high_water_mark(generator: &str, mark: TimestampWithTimeZone) {
             ),
         );
     };
-    let old = marks::move_mark(g, ms);
-    if ms < old {
+    let replaced = marks::move_mark(g, ms);
+    // Pairs may have been handed out up to the old durable mark (by this run
+    // or one before it) and up to the ticker's last pair (a forward clock
+    // jump, a caller in flight): a new position below either can repeat.
+    let reached = replaced
+        .last_pair
+        .map_or(0, |t| t.unix_ms + 1)
+        .max(replaced.durable_mark);
+    if ms < reached {
         pgrx::pg_sys::panic::ErrorReport::new(
             PgSqlErrorCode::ERRCODE_WARNING,
             format!(
                 "the high-water mark of {} moved back from {} to {}",
                 g.name(),
-                format_utc_instant(old as i64),
+                format_utc_instant(reached as i64),
                 format_utc_instant(ms as i64)
             ),
             "chronoid",

@@ -21,31 +21,40 @@ pub const RMGR_ID: u8 = 207;
 /// four bits of xl_info are the resource manager's).
 pub const XLOG_MARK: u8 = 0x10;
 /// "The marks are now M0, M1, M2": every generator's, so that any one
-/// record replayed carries all that came before it.
+/// record replayed carries all that came before it; and the epochs the IDs
+/// under them were made with, E0, E1, E2 (a standby whose epoch differs
+/// moves the marks by as much: `marks::mark_under_epoch`).
 pub const XLOG_MARKS: u8 = 0x20;
-/// "An operator moved generator G's mark to M", down as well as up.
+/// "An operator moved generator G's mark to M" (IDs made with epoch E), down
+/// as well as up.
 pub const XLOG_SET_MARK: u8 = 0x30;
 
 /// What a record says of the marks: raise them (a reservation) or set one
-/// (an operator's move).
+/// (an operator's move), and the epochs they were made under (`None`: a
+/// record written before the epochs were, made under this server's).
 pub enum Record {
-    Raise([u64; 3]),
-    Set(Generator, u64),
+    Raise([u64; 3], Option<[i64; 3]>),
+    Set(Generator, u64, Option<i64>),
 }
 
-/// A `MARKS` record's payload: the three marks.
-pub fn marks_payload(marks: &[u64; 3]) -> Vec<u8> {
-    marks.iter().flat_map(|m| m.to_le_bytes()).collect()
+/// A `MARKS` record's payload: the three marks, then the three epochs.
+pub fn marks_payload(marks: &[u64; 3], epochs: &[i64; 3]) -> Vec<u8> {
+    marks
+        .iter()
+        .flat_map(|m| m.to_le_bytes())
+        .chain(epochs.iter().flat_map(|e| e.to_le_bytes()))
+        .collect()
 }
 
 /// A `SET_MARK` record's payload: the generator's index, 4 bytes of
-/// padding, the mark.
-pub fn set_mark_payload(g: Generator, ms: u64) -> Vec<u8> {
+/// padding, the mark, the epoch.
+pub fn set_mark_payload(g: Generator, ms: u64, epoch: i64) -> Vec<u8> {
     (g as u32)
         .to_le_bytes()
         .into_iter()
         .chain(0u32.to_le_bytes())
         .chain(ms.to_le_bytes())
+        .chain(epoch.to_le_bytes())
         .collect()
 }
 
@@ -87,26 +96,40 @@ fn u64_at(data: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"))
 }
 
+fn i64_at(data: &[u8], at: usize) -> i64 {
+    i64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"))
+}
+
 /// The records' payloads are little-endian integers: a generator index
-/// (u32) and 4 bytes of padding before a mark, or three marks.
+/// (u32) and 4 bytes of padding before a mark (and its epoch), or three
+/// marks (and their three epochs). The shorter forms, without epochs, are
+/// still read.
 pub fn decode(info: u8, data: &[u8]) -> Option<Record> {
     let one = || {
-        (data.len() == 16).then_some(())?;
+        (data.len() == 16 || data.len() == 24).then_some(())?;
         let g = Generator::from_index(u32::from_le_bytes(data[..4].try_into().ok()?))?;
-        Some((g, u64_at(data, 8)))
+        let epoch = (data.len() == 24).then(|| i64_at(data, 16));
+        Some((g, u64_at(data, 8), epoch))
+    };
+    let three = |at: usize| {
+        [
+            u64_at(data, at),
+            u64_at(data, at + 8),
+            u64_at(data, at + 16),
+        ]
     };
     match info {
-        XLOG_MARK => one().map(|(g, m)| {
+        XLOG_MARK => one().and_then(|(g, m, epoch)| {
+            epoch.is_none().then_some(())?;
             let mut marks = [0; 3];
             marks[g as usize] = m;
-            Record::Raise(marks)
+            Some(Record::Raise(marks, None))
         }),
-        XLOG_MARKS if data.len() == 24 => Some(Record::Raise([
-            u64_at(data, 0),
-            u64_at(data, 8),
-            u64_at(data, 16),
-        ])),
-        XLOG_SET_MARK => one().map(|(g, m)| Record::Set(g, m)),
+        XLOG_MARKS if data.len() == 24 => Some(Record::Raise(three(0), None)),
+        XLOG_MARKS if data.len() == 48 => {
+            Some(Record::Raise(three(0), Some(three(24).map(|e| e as i64))))
+        }
+        XLOG_SET_MARK => one().map(|(g, m, epoch)| Record::Set(g, m, epoch)),
         _ => None,
     }
 }
@@ -116,14 +139,18 @@ pub fn describe(info: u8, data: &[u8]) -> String {
     let mark = |g: Generator, ms: u64| {
         format!("{} mark {ms} ({})", g.name(), format_utc_instant(ms as i64))
     };
+    let epoch = |e: Option<i64>| e.map_or(String::new(), |e| format!(" epoch {e}"));
     match decode(info, data) {
-        Some(Record::Raise(marks)) => Generator::ALL
+        Some(Record::Raise(marks, epochs)) => Generator::ALL
             .into_iter()
             .filter(|g| marks[*g as usize] > 0)
-            .map(|g| mark(g, marks[g as usize]))
+            .map(|g| {
+                let e = epochs.map(|e| e[g as usize]);
+                format!("{}{}", mark(g, marks[g as usize]), epoch(e))
+            })
             .collect::<Vec<_>>()
             .join(", "),
-        Some(Record::Set(g, ms)) => format!("set {}", mark(g, ms)),
+        Some(Record::Set(g, ms, e)) => format!("set {}{}", mark(g, ms), epoch(e)),
         None => format!("malformed ({} bytes)", data.len()),
     }
 }

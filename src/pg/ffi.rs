@@ -70,6 +70,9 @@ unsafe extern "C-unwind" {
     #[cfg_attr(feature = "pg18", link_name = "pqsignal_be")]
     #[cfg_attr(not(feature = "pg18"), link_name = "pqsignal")]
     pub fn set_signal_handler(signal: std::ffi::c_int, handler: pg_sys::pqsigfunc);
+    /// common/file_perm.h: the mode PostgreSQL creates files with (0600, or
+    /// 0640 when the data directory allows the group), set at start.
+    pub static pg_file_create_mode: std::ffi::c_int;
 }
 
 /// Argument `n` of a (strict) call.

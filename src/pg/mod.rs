@@ -1,10 +1,10 @@
 //! PostgreSQL plumbing: what any extension written with pgrx would need and
 //! that knows no chronoid type or generator. Datums (`datum`), errors
 //! (`error`, `input_error`), `timestamptz` and unix milliseconds (`time`),
-//! the backend's clock (`clock`), per-backend state (`backend_local`), the
-//! per-backend CSPRNG (`random`), settings machinery (`guc`), the guards
-//! before a write (`guards`), C declarations (`ffi`) and unguarded fmgr
-//! functions (`fmgr`).
+//! the backend's clock (`clock`), the control file (`control`), per-backend
+//! state (`backend_local`), the per-backend CSPRNG (`random`), settings
+//! machinery (`guc`), the guards before a write (`guards`), C declarations
+//! (`ffi`) and unguarded fmgr functions (`fmgr`).
 //!
 //! The lowest layer: its files import one another and pgrx, never
 //! `src/types/`, `src/durable/` or `src/generators.rs`
@@ -12,6 +12,7 @@
 
 pub mod backend_local;
 pub mod clock;
+pub mod control;
 pub mod datum;
 pub mod error;
 pub mod ffi;

@@ -21,7 +21,7 @@ use pgrx::PgLogLevel;
 use crate::durable::generator::Generator;
 use crate::durable::{minted, reservation};
 use crate::pg::clock::BackendClock;
-use crate::pg::error::error;
+use crate::pg::error::{error, error_with_hint};
 use crate::pg::guards::{
     refuse_during_recovery, refuse_in_read_only_transaction, require_preloaded,
 };
@@ -64,6 +64,7 @@ pub trait CounterIdSqlType: CounterId + 'static {
                 MAX_CLOCK_WAIT_MS,
                 Self::GENERATOR.mark().get(),
             ),
+            GenerateError::Abandoned => abandoned(Self::NAME),
             _ => error(
                 PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
                 format!(
@@ -74,6 +75,22 @@ pub trait CounterIdSqlType: CounterId + 'static {
             ),
         }
     }
+}
+
+/// The epoch each server-wide generator makes IDs under, in the order of
+/// `Generator::ALL`, for the durable marks (`_PG_init`).
+pub fn server_epochs() -> [i64; 3] {
+    use chronoid_formats::{caloriosa::Caloriosa, nanoflake::Nanoflake, uid60::Uid60};
+    let epochs = [
+        (Nanoflake::GENERATOR, Nanoflake::epoch_unix_ms()),
+        (Caloriosa::GENERATOR, Caloriosa::epoch_unix_ms()),
+        (Uid60::GENERATOR, Uid60::epoch_unix_ms()),
+    ];
+    let mut out = [0; 3];
+    for (g, epoch) in epochs {
+        out[g as usize] = epoch;
+    }
+    out
 }
 
 pub fn recv<T: CounterIdSqlType>(buf: Internal) -> T {
@@ -99,10 +116,23 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     require_preloaded(function);
     refuse_during_recovery(function);
     refuse_in_read_only_transaction(function);
+    // The operators' moves this call has seen: a pair it waits for is
+    // given up if the generator is moved meanwhile, and the next pair it
+    // takes is from the moved ticker.
+    let moves_seen = std::cell::Cell::new(T::GENERATOR.moves());
     let covered = Covered {
         ticker: T::ticker(),
         mark: T::GENERATOR.mark(),
-        reserve: |unix_ms| reservation::wait_for_reservation(T::GENERATOR, unix_ms, function),
+        reserve: |unix_ms| {
+            let granted = reservation::wait_for_reservation(
+                T::GENERATOR,
+                unix_ms,
+                function,
+                moves_seen.get(),
+            );
+            moves_seen.set(T::GENERATOR.moves());
+            granted
+        },
         nudge: |_| reservation::nudge(),
     };
     let epoch = T::epoch_unix_ms();
@@ -122,6 +152,16 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
             T::generate_failed(e)
         }
     }
+}
+
+/// An operator kept moving the generator while this call waited for its
+/// pair to be reserved.
+pub fn abandoned(type_name: &str) -> ! {
+    error_with_hint(
+        PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        format!("the {type_name} generator was moved again and again while this call waited"),
+        "chronoid_set_high_water_mark() moved it meanwhile; call again.",
+    )
 }
 
 /// A generator gave up on a clock that stayed behind its last ID.

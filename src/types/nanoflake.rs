@@ -16,7 +16,7 @@ use super::counter_id::{self, counter_id_functions, CounterIdSqlType};
 use crate::durable::generator::NANOFLAKE_TICKER;
 use crate::pg::clock::BackendClock;
 use crate::pg::datum::SqlDatum;
-use crate::pg::error::error;
+use crate::pg::error::{error, error_with_hint};
 use crate::pg::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
 use crate::pg::input_error::InputError;
 use crate::pg::time::{timestamptz_unix_ms, unix_ms_timestamptz};
@@ -49,14 +49,13 @@ impl Parsed for Epoch {
         &EPOCH
     }
     fn parse(text: &str) -> Result<i64, &'static str> {
-        let epoch = parse_utc_instant(text).ok_or(
+        // Not checked against the clock: a server whose clock reads before
+        // the epoch (a machine booted before its clock was set) must still
+        // start; gen_nanoflake() refuses until the clock passes the epoch.
+        parse_utc_instant(text).ok_or(
             "Expected an absolute instant such as \"2020-01-01 00:00:00+00\", \
              \"2020-01-01T00:00:00Z\" or \"2020-01-01 00:00:00 UTC\".",
-        )?;
-        if epoch > BackendClock.now_ms() as i64 {
-            return Err("The nanoflake epoch must not lie in the future.");
-        }
-        Ok(epoch)
+        )
     }
 }
 
@@ -95,6 +94,21 @@ fn define_settings(startup: Startup) {
             Startup::Session => GucContext::PGC_SIGHUP,
         },
     );
+}
+
+/// From `_PG_init` while preloading: a clock before the epoch does not
+/// stop the server, but the log says why gen_nanoflake() will refuse.
+pub fn log_epoch_ahead_of_clock() {
+    let epoch = EPOCH.get();
+    let now = BackendClock.now_ms() as i64;
+    if now < epoch {
+        pgrx::warning!(
+            "chronoid: the system clock ({}) reads before chronoid.nanoflake_epoch ({}): \
+             gen_nanoflake() refuses (SQLSTATE 22023) until the clock passes the epoch",
+            format_utc_instant(now),
+            format_utc_instant(epoch)
+        );
+    }
 }
 
 impl CounterIdSqlType for Nanoflake {
@@ -138,13 +152,16 @@ impl CounterIdSqlType for Nanoflake {
             GenerateError::BeforeEpoch {
                 epoch_unix_ms,
                 now_unix_ms,
-            } => error(
+            } => error_with_hint(
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                 format!(
                     "chronoid.nanoflake_epoch ({}) lies after the current time ({})",
                     unix_ms_timestamptz(epoch_unix_ms),
                     unix_ms_timestamptz(now_unix_ms as i64)
                 ),
+                "gen_nanoflake() makes IDs once the system clock passes the epoch: set the \
+                 clock right (a machine that booted before its clock was set), or set \
+                 chronoid.nanoflake_epoch to an earlier instant and restart.",
             ),
             GenerateError::TimestampOverflow { ms_since_epoch } => error(
                 PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
@@ -157,6 +174,7 @@ impl CounterIdSqlType for Nanoflake {
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                 format!("chronoid.node_id {value} is above {max}"),
             ),
+            GenerateError::Abandoned => counter_id::abandoned(Self::NAME),
             GenerateError::ClockBehind(behind) => counter_id::clock_behind(
                 Self::NAME,
                 behind,

@@ -49,8 +49,8 @@ $node->append_conf('postgresql.conf', "shared_preload_libraries = 'chronoid'\n")
 my $marks = $node->data_dir . '/chronoid.marks';
 ok(-f $marks, 'the data directory holds chronoid.marks');
 my $saved = slurp_file($marks);
-like($saved, qr/\Achronoid high-water marks 1\nnanoflake \d+\ncaloriosa \d+\nuid60 \d+\n\z/,
-	'chronoid.marks holds one line per generator');
+like($saved, qr/\Achronoid high-water marks 2\nnanoflake \d+\ncaloriosa \d+\nuid60 \d+\nepoch nanoflake -?\d+\nepoch caloriosa -?\d+\nepoch uid60 -?\d+\nchecksum [0-9a-f]{8}\n\z/,
+	'chronoid.marks holds one line per generator, the epochs they were made under and a checksum');
 open my $fh, '>', $marks or die;
 print $fh "chronoid high-water marks 1\nnanoflake 12x\n";
 close $fh;
