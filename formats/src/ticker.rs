@@ -214,7 +214,9 @@ fn advance(
                     return Err(TickError::BeforeRange { clock_ms });
                 }
                 if ms > range.last_ms {
-                    return Err(TickError::PastRange { unix_ms: ms });
+                    return Err(TickError::PastRange {
+                        unix_ms: ms.max(clock_ms),
+                    });
                 }
                 match state.compare_exchange_weak(last, packed, Ordering::AcqRel, Ordering::Acquire)
                 {
