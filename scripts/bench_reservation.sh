@@ -127,15 +127,5 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 pgv=$(q new "SHOW server_version")
 python3 bench/reservation_report.py "$WORK" "$(nproc) cores ($cpu), PostgreSQL $pgv" \
     "$(git rev-parse --short "$BASE")" "${SETTINGS[*]}" "$SCALE" >"$WORK/block.md"
-if [ -f "$OUT" ] && grep -q '^<!-- BEGIN reservation' "$OUT"; then
-    python3 - "$OUT" "$WORK/block.md" <<'PY'
-import re, sys
-out, block = sys.argv[1], open(sys.argv[2]).read()
-text = open(out).read()
-text = re.sub(r"(?s)<!-- BEGIN reservation.*?<!-- END reservation -->\n", lambda _: block, text)
-open(out, "w").write(text)
-PY
-else
-    { echo; cat "$WORK/block.md"; } >>"$OUT"
-fi
+write_bench_block reservation "$WORK/block.md" "$OUT"
 echo "wrote the reservation block of $OUT" >&2

@@ -46,3 +46,20 @@ install_base_and_new() {
     (cd "$CHRONOID_ROOT" && PG_CONFIG=$work/pg-new/bin/pg_config \
         CHRONOID_INSTALL_PROFILE=release scripts/install.sh >/dev/null)
 }
+
+# Puts the block in file BLOCK (<!-- BEGIN NAME ... <!-- END NAME -->) into
+# OUT (BENCHMARKS.md) in place of the one there, or at its end.
+write_bench_block() {
+    local name=$1 block=$2 out=$3
+    if [ -f "$out" ] && grep -q "^<!-- BEGIN $name" "$out"; then
+        python3 - "$name" "$out" "$block" <<'PY'
+import re, sys
+name, out, block = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+text = open(out).read()
+text = re.sub(rf"(?s)<!-- BEGIN {name}.*?<!-- END {name} -->\n", lambda _: block, text)
+open(out, "w").write(text)
+PY
+    else
+        { echo; cat "$block"; } >>"$out"
+    fi
+}

@@ -303,11 +303,7 @@ impl<const BITS: u32> WrappingTicker<BITS> {
     /// The last (millisecond, counter) handed out, if any; a ticker resumed
     /// above a mark reports the millisecond before it until it hands one out.
     pub fn last(&self) -> Option<Tick> {
-        let (ms, used, counter) = Self::unpack(self.state.load(Ordering::Acquire));
-        (ms > 0 && used > 0).then_some(Tick {
-            unix_ms: ms,
-            sequence: counter as u32,
-        })
+        Self::handed_out(self.state.load(Ordering::Acquire))
     }
 
     /// As [`Ticker::resume_above`]: the millisecond before the mark, with
@@ -328,7 +324,13 @@ impl<const BITS: u32> WrappingTicker<BITS> {
         } else {
             Self::MASK
         };
-        let (ms, used, counter) = Self::unpack(self.state.swap(state, Ordering::AcqRel));
+        Self::handed_out(self.state.swap(state, Ordering::AcqRel))
+    }
+
+    /// The pair a state holds, if it was handed out (a fresh ticker's, or
+    /// one resumed above a mark, holds none).
+    fn handed_out(packed: u64) -> Option<Tick> {
+        let (ms, used, counter) = Self::unpack(packed);
         (ms > 0 && used > 0).then_some(Tick {
             unix_ms: ms,
             sequence: counter as u32,
