@@ -120,8 +120,14 @@ pub fn load_at_startup() {
     } else {
         flush_marks_file()
     };
-    if let Err(e) = flushed.and_then(|()| give_data_directory_mode()) {
+    if let Err(e) = flushed {
         bad_marks_file(format!("could not write file \"{name}\": {e}"));
+    }
+    // A file whose mode cannot be changed (another owner) still serves.
+    if let Err(e) = give_data_directory_mode() {
+        pgrx::warning!(
+            "chronoid: could not give file \"{name}\" the data directory's mode: {e}; a backup made by the group may miss it"
+        );
     }
     for g in Generator::ALL {
         g.mark().raise(marks[g as usize]);
