@@ -110,15 +110,5 @@ for kind in ("clean", "crash"):
             print(f"| {kind} | {label} | {statistics.median(xs):.1f} | {q(xs, 0.9):.1f} | {max(xs):.1f} | {refused} |")
 print("<!-- END restart -->")
 PY
-if [ -f "$OUT" ] && grep -q '^<!-- BEGIN restart' "$OUT"; then
-    python3 - "$OUT" "$WORK/block.md" <<'PY'
-import re, sys
-out, block = sys.argv[1], open(sys.argv[2]).read()
-text = open(out).read()
-text = re.sub(r"(?s)<!-- BEGIN restart.*?<!-- END restart -->\n", lambda _: block, text)
-open(out, "w").write(text)
-PY
-else
-    { echo; cat "$WORK/block.md"; } >>"$OUT"
-fi
+write_bench_block restart "$WORK/block.md" "$OUT"
 echo "wrote the restart block of $OUT" >&2

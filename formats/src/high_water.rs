@@ -183,16 +183,27 @@ pub const CLOCK_STEP_TOLERANCE_MS: u64 = 250;
 /// refuse until the clock got there; so the wall clock is judged against the
 /// monotonic one, which no one steps. While they agree (within
 /// [`CLOCK_STEP_TOLERANCE_MS`] since the last agreement) the wall clock is
-/// believed; a wall clock further ahead is not, and the time believed runs
-/// on from the last agreement at the monotonic clock's pace, until callers
-/// hand out pairs at the new time (then IDs exist there, and the mark must
-/// cover them anyway) or the wall clock comes back. A wall clock stepped
-/// back is believed at once: reserving less is never unsafe, the ticker's
-/// last pair still lies below the mark.
+/// believed; a wall clock further ahead is believed only for a generator
+/// whose own callers handed out (or asked for) a pair there, since IDs then
+/// exist at that time and the mark must cover them; for the others the
+/// time believed runs on from the last agreement at the monotonic clock's
+/// pace, until the wall clock comes back. A wall clock stepped back is
+/// believed at once: reserving less is never unsafe, the ticker's last pair
+/// still lies below the mark.
 #[derive(Debug, Clone, Default)]
 pub struct ClockJudge {
-    /// The last (wall, monotonic) reading that was believed.
+    /// The last (wall, monotonic) reading that agreed.
     agreed: Option<(u64, u64)>,
+}
+
+/// One reading of the clocks, judged: [`ClockReading::believed`] for each
+/// generator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockReading {
+    wall_ms: u64,
+    /// Where the wall clock should be, and the limit past which it is not
+    /// believed, when it ran ahead of the monotonic clock.
+    ahead: Option<(u64, u64)>,
 }
 
 impl ClockJudge {
@@ -200,20 +211,33 @@ impl ClockJudge {
         ClockJudge { agreed: None }
     }
 
-    /// The time to reserve from, given the wall clock, the monotonic clock
-    /// and the latest pair callers handed out (0 if none).
-    pub fn believed(&mut self, wall_ms: u64, monotonic_ms: u64, last_pair_ms: u64) -> u64 {
-        let Some((wall0, mono0)) = self.agreed else {
-            self.agreed = Some((wall_ms, monotonic_ms));
-            return wall_ms;
-        };
-        let expected = wall0.saturating_add(monotonic_ms.saturating_sub(mono0));
-        let limit = expected.saturating_add(CLOCK_STEP_TOLERANCE_MS);
-        if wall_ms <= limit || last_pair_ms >= limit {
-            self.agreed = Some((wall_ms, monotonic_ms));
-            wall_ms
-        } else {
-            expected
+    /// Judges a reading of the wall and monotonic clocks.
+    pub fn read(&mut self, wall_ms: u64, monotonic_ms: u64) -> ClockReading {
+        if let Some((wall0, mono0)) = self.agreed {
+            let expected = wall0.saturating_add(monotonic_ms.saturating_sub(mono0));
+            let limit = expected.saturating_add(CLOCK_STEP_TOLERANCE_MS);
+            if wall_ms > limit {
+                return ClockReading {
+                    wall_ms,
+                    ahead: Some((expected, limit)),
+                };
+            }
+        }
+        self.agreed = Some((wall_ms, monotonic_ms));
+        ClockReading {
+            wall_ms,
+            ahead: None,
+        }
+    }
+}
+
+impl ClockReading {
+    /// The time to reserve from for a generator whose latest pair, handed
+    /// out or asked for, lies at `own_pair_ms` (0 if none).
+    pub fn believed(&self, own_pair_ms: u64) -> u64 {
+        match self.ahead {
+            Some((expected, limit)) if own_pair_ms < limit => expected,
+            _ => self.wall_ms,
         }
     }
 }
@@ -750,31 +774,38 @@ mod tests {
     #[test]
     fn the_keeper_believes_the_wall_clock_only_while_it_agrees_with_the_monotonic_one() {
         let mut j = ClockJudge::new();
-        assert_eq!(j.believed(1_000_000, 50, 0), 1_000_000);
-        assert_eq!(j.believed(1_000_100, 150, 0), 1_000_100, "in step");
+        assert_eq!(j.read(1_000_000, 50).believed(0), 1_000_000);
+        assert_eq!(j.read(1_000_100, 150).believed(0), 1_000_100, "in step");
         // +1 h for a moment, no calls: not believed.
-        assert_eq!(j.believed(4_600_300, 350, 999_000), 1_000_300);
+        let r = j.read(4_600_300, 350);
+        assert_eq!(r.believed(999_000), 1_000_300);
         assert_eq!(
-            j.believed(4_601_800, 1_850, 999_000),
+            j.read(4_601_800, 1_850).believed(999_000),
             1_001_800,
             "1.5 s later, still not"
         );
         // Back: believed again.
-        assert_eq!(j.believed(1_002_000, 2_050, 999_000), 1_002_000);
+        assert_eq!(j.read(1_002_000, 2_050).believed(999_000), 1_002_000);
         // Within the tolerance: believed.
         let t = CLOCK_STEP_TOLERANCE_MS;
-        assert_eq!(j.believed(1_002_100 + t, 2_150, 0), 1_002_100 + t);
-        // A step forward that callers follow (pairs handed out at the new
-        // time): believed, so the mark covers them.
-        assert_eq!(j.believed(2_000_000, 2_250, 0), 1_002_200 + t);
-        assert_eq!(j.believed(2_000_100, 2_350, 2_000_050), 2_000_100);
+        assert_eq!(j.read(1_002_100 + t, 2_150).believed(0), 1_002_100 + t);
+        // A step forward that one generator's callers follow (pairs handed
+        // out at the new time): believed for that generator alone, so its
+        // mark covers them and the others' marks stay where the clock was.
+        let r = j.read(2_000_000, 2_250);
+        assert_eq!(r.believed(0), 1_002_200 + t);
+        let r = j.read(2_000_100, 2_350);
         assert_eq!(
-            j.believed(2_000_200, 2_450, 2_000_050),
-            2_000_200,
-            "and from then on"
+            r.believed(2_000_050),
+            2_000_100,
+            "the generator that handed out pairs there"
         );
-        // Stepped back: believed at once.
-        assert_eq!(j.believed(1_500_000, 2_550, 2_000_050), 1_500_000);
+        assert_eq!(r.believed(1_002_000), 1_002_300 + t, "one that did not");
+        // A step forward is never agreed to for all: the wall clock 2 s on
+        // is still ahead of the last agreement for a generator with no pair
+        // there. Stepped back below it: believed at once, for all.
+        assert_eq!(j.read(2_002_000, 2_450).believed(0), 1_002_400 + t);
+        assert_eq!(j.read(1_000_500, 2_550).believed(0), 1_000_500);
     }
 
     #[test]

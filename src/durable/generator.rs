@@ -18,7 +18,7 @@ use chronoid_formats::counter_id::TickSource;
 use chronoid_formats::generator_stats::GeneratorStats;
 use chronoid_formats::high_water::HighWaterMark;
 use chronoid_formats::nanoflake::NanoflakeTicker;
-use chronoid_formats::ticker::Tick;
+use chronoid_formats::ticker::{Tick, TickRange};
 use chronoid_formats::uid60::Uid60Ticker;
 
 use crate::pg::clock::BackendClock;
@@ -111,6 +111,17 @@ impl Generator {
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// The unix milliseconds the generator's IDs can hold under this
+    /// server's epoch (`None`: none between 1970 and 2248).
+    pub fn tick_range(self) -> Option<TickRange> {
+        let max_since_epoch = match self {
+            Generator::Nanoflake => chronoid_formats::nanoflake::MAX_TIMESTAMP,
+            Generator::Caloriosa => chronoid_formats::caloriosa::MAX_TIMESTAMP,
+            Generator::Uid60 => chronoid_formats::uid60::MAX_TIMESTAMP,
+        };
+        TickRange::of_format(self.epoch(), max_since_epoch)
     }
 
     /// The epoch this server makes the generator's IDs under.

@@ -176,19 +176,18 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judge: &mut ClockJudge) -> u64 {
         }
         warm_now[i] = warm[i].warm(mono, keep_warm_ms);
     }
-    // The clock as believed: a wall clock that jumped forward with no pair
-    // handed out there is not reserved on (a glitch would otherwise leave
-    // the marks in the future, and a restart refusing until then).
-    let handed_out = Generator::ALL
-        .into_iter()
-        .map(|g| {
-            g.last_tick()
-                .map_or(0, |t| t.unix_ms)
-                .max(requested[g as usize])
-        })
-        .max()
-        .unwrap_or(0);
-    let now = judge.believed(BackendClock.now_ms(), mono, handed_out);
+    // The clock as believed, per generator: a wall clock that jumped forward
+    // is not reserved on for a generator that handed out no pair there (a
+    // glitch would otherwise leave its mark in the future, and a restart
+    // refusing until then), even if another generator did.
+    let reading = judge.read(BackendClock.now_ms(), mono);
+    let now = Generator::ALL.map(|g| {
+        let own = g
+            .last_tick()
+            .map_or(0, |t| t.unix_ms)
+            .max(requested[g as usize]);
+        reading.believed(own)
+    });
     // Where each warm generator's callers are: the later of the clock, its
     // last pair and the pair a caller waits for (unless an operator has
     // moved it since the caller asked).
@@ -200,7 +199,11 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judge: &mut ClockJudge) -> u64 {
             } else {
                 0
             };
-            warm_now[i].then(|| now.max(g.last_tick().map_or(0, |t| t.unix_ms)).max(request))
+            warm_now[i].then(|| {
+                now[i]
+                    .max(g.last_tick().map_or(0, |t| t.unix_ms))
+                    .max(request)
+            })
         })
     };
     let due = bases()
@@ -232,7 +235,8 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judge: &mut ClockJudge) -> u64 {
         .zip(Generator::ALL)
         .filter_map(|(base, g)| {
             let base = base?;
-            (ahead_of(base) > g.mark().get()).then(|| due_at(g.mark().get()).saturating_sub(now))
+            (ahead_of(base) > g.mark().get())
+                .then(|| due_at(g.mark().get()).saturating_sub(now[g as usize]))
         })
         .min()
         .unwrap_or(RESERVATION_WINDOW_MS / 4)

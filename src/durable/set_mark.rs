@@ -45,15 +45,19 @@ fn chronoid_set_high_water_mark(generator: &str, mark: TimestampWithTimeZone) {
         );
     };
     let ms = timestamptz_unix_ms(mark, "a high-water mark");
-    let Some(ms) = u64::try_from(ms)
-        .ok()
-        .filter(|ms| (1..=MAX_MARK_MS).contains(ms))
-    else {
+    // No later than just past the last millisecond the generator's IDs can
+    // hold: a ticker moved further could never hand out an ID again.
+    let last = g
+        .tick_range()
+        .map_or(MAX_MARK_MS, |r| r.last_ms + 1)
+        .min(MAX_MARK_MS);
+    let Some(ms) = u64::try_from(ms).ok().filter(|ms| (1..=last).contains(ms)) else {
         error(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
             format!(
-                "a high-water mark must lie after 1970-01-01 00:00:00 UTC and no later than {}",
-                format_utc_instant(MAX_MARK_MS as i64)
+                "a high-water mark of {} must lie after 1970-01-01 00:00:00 UTC and no later than {}",
+                g.name(),
+                format_utc_instant(last as i64)
             ),
         );
     };

@@ -62,7 +62,7 @@ pub trait CounterIdSqlType: CounterId + 'static {
                 Self::NAME,
                 behind,
                 MAX_CLOCK_WAIT_MS,
-                Self::GENERATOR.mark().get(),
+                Self::GENERATOR.durable_mark(),
             ),
             GenerateError::Abandoned => abandoned(Self::NAME),
             _ => error(

@@ -179,7 +179,7 @@ impl CounterIdSqlType for Nanoflake {
                 Self::NAME,
                 behind,
                 chronoid_formats::counter_id::MAX_CLOCK_WAIT_MS,
-                Self::GENERATOR.mark().get(),
+                Self::GENERATOR.durable_mark(),
             ),
         }
     }

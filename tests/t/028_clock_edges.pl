@@ -160,6 +160,35 @@ for my $case ([ '+3600', 1.5 ], [ '+30', 0.4 ])
 		is(err_of($glitch, "SELECT $g()"), '', "... and after a restart $g() generates at once (0.6.0: 55000 for the glitch's size)");
 	}
 }
+# One generator called during the glitch, the others not (found by the
+# review): only the one called covers the glitched time; after a crash
+# restart (a clean one would bring the marks down) the others generate at
+# once, and the one that handed out an hour-ahead ID refuses until then.
+$glitch->safe_psql('postgres', join ';', map { 'SELECT pg_sleep(0.25), gen_nanoflake(), gen_uid60(), gen_caloriosa()' } 1 .. 8);
+set_clock($glitch_clock, '+3600');
+usleep(300_000);
+$glitch->safe_psql('postgres', 'SELECT gen_uid60()');
+usleep(1_500_000);
+set_clock($glitch_clock, '+0');
+usleep(1_000_000);
+crash_cluster($glitch);
+start_with_clock($glitch);
+for my $g (qw(gen_nanoflake gen_caloriosa))
+{
+	is(err_of($glitch, "SELECT $g()"), '', "a glitch during which only gen_uid60() was called: after a crash restart $g() generates at once");
+}
+like(err_of($glitch, 'SELECT gen_uid60()'), qr/ERROR:  55000: system clock is \d+ ms behind the last uid60 issued/,
+	'... while gen_uid60(), which handed out an ID an hour ahead, refuses until the clock passes it');
+$glitch->safe_psql('postgres', q{SET client_min_messages = error; SELECT chronoid_set_high_water_mark('uid60', now())});
+# The escape hatch: no mark past what the generator's IDs can hold, and a
+# mark moved up is what the refusal names.
+like(err_of($glitch, q{SELECT chronoid_set_high_water_mark('uid60', '2200-01-01')}),
+	qr/ERROR:  22008: a high-water mark of uid60 must lie after 1970-01-01 00:00:00 UTC and no later than 2157-/,
+	'a mark past the end of uid60\'s range is refused (22008; 0.6.0 took it, and the generator was dead)');
+my $to = $glitch->safe_psql('postgres', q{SELECT to_char((clock_timestamp() + interval '30 s') AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')});
+$glitch->safe_psql('postgres', "SELECT chronoid_set_high_water_mark('nanoflake', '$to+00')");
+like(err_of($glitch, 'SELECT gen_nanoflake()'), qr/DETAIL:  The durable high-water mark of nanoflake is \Q$to\E\+00/,
+	'a mark moved up: the refusal names it');
 $glitch->stop;
 
 # ---------------------------------------------------------------------
