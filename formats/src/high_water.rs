@@ -177,68 +177,46 @@ pub fn keep_ahead(mark: &HighWaterMark, base_ms: u64) -> Option<u64> {
 /// forward larger than this is a fault until callers hand out pairs there.
 pub const CLOCK_STEP_TOLERANCE_MS: u64 = 250;
 
-/// The wall clock as the keeper of the marks believes it. A mark reserved
-/// on a wall clock that jumped forward for a moment (with no calls) would
-/// stay in the future after the clock is put right, and a restart would
-/// refuse until the clock got there; so the wall clock is judged against the
-/// monotonic one, which no one steps. While they agree (within
-/// [`CLOCK_STEP_TOLERANCE_MS`] since the last agreement) the wall clock is
-/// believed; a wall clock further ahead is believed only for a generator
-/// whose own callers handed out (or asked for) a pair there, since IDs then
-/// exist at that time and the mark must cover them; for the others the
-/// time believed runs on from the last agreement at the monotonic clock's
-/// pace, until the wall clock comes back. A wall clock stepped back is
-/// believed at once: reserving less is never unsafe, the ticker's last pair
-/// still lies below the mark.
+/// The wall clock as the keeper of one generator's mark believes it. A
+/// mark reserved on a wall clock that jumped forward for a moment (with no
+/// calls) would stay in the future after the clock is put right, and a
+/// restart would refuse until the clock got there; so the wall clock is
+/// judged against the monotonic one, which no one steps. It is believed
+/// while it agrees with the last reading believed (within
+/// [`CLOCK_STEP_TOLERANCE_MS`], at the monotonic clock's pace), or when the
+/// generator's own callers handed out (or asked for) a pair at it: IDs then
+/// exist at that time, and the mark must cover them. Otherwise the time
+/// believed runs on from the last reading believed. Each generator has a
+/// judge of its own: a pair another generator handed out during a glitch
+/// is no reason to move this one's mark. A wall clock stepped back is
+/// believed at once: reserving less is never unsafe, the ticker's last
+/// pair still lies below the mark. After a lasting step forward, the first
+/// call at the new time waits for one reservation, and the judge believes
+/// the new time from then on.
 #[derive(Debug, Clone, Default)]
 pub struct ClockJudge {
-    /// The last (wall, monotonic) reading that agreed.
-    agreed: Option<(u64, u64)>,
-}
-
-/// One reading of the clocks, judged: [`ClockReading::believed`] for each
-/// generator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClockReading {
-    wall_ms: u64,
-    /// Where the wall clock should be, and the limit past which it is not
-    /// believed, when it ran ahead of the monotonic clock.
-    ahead: Option<(u64, u64)>,
+    /// The last (wall, monotonic) reading that was believed.
+    believed: Option<(u64, u64)>,
 }
 
 impl ClockJudge {
     pub fn new() -> Self {
-        ClockJudge { agreed: None }
+        ClockJudge { believed: None }
     }
 
-    /// Judges a reading of the wall and monotonic clocks.
-    pub fn read(&mut self, wall_ms: u64, monotonic_ms: u64) -> ClockReading {
-        if let Some((wall0, mono0)) = self.agreed {
+    /// The time to reserve from, given the wall clock, the monotonic clock
+    /// and the generator's latest pair, handed out or asked for (0 if none).
+    pub fn believed(&mut self, wall_ms: u64, monotonic_ms: u64, own_pair_ms: u64) -> u64 {
+        if let Some((wall0, mono0)) = self.believed {
             let expected = wall0.saturating_add(monotonic_ms.saturating_sub(mono0));
-            let limit = expected.saturating_add(CLOCK_STEP_TOLERANCE_MS);
-            if wall_ms > limit {
-                return ClockReading {
-                    wall_ms,
-                    ahead: Some((expected, limit)),
-                };
+            let ahead = wall_ms > expected.saturating_add(CLOCK_STEP_TOLERANCE_MS);
+            let callers_there = own_pair_ms.saturating_add(CLOCK_STEP_TOLERANCE_MS) >= wall_ms;
+            if ahead && !callers_there {
+                return expected;
             }
         }
-        self.agreed = Some((wall_ms, monotonic_ms));
-        ClockReading {
-            wall_ms,
-            ahead: None,
-        }
-    }
-}
-
-impl ClockReading {
-    /// The time to reserve from for a generator whose latest pair, handed
-    /// out or asked for, lies at `own_pair_ms` (0 if none).
-    pub fn believed(&self, own_pair_ms: u64) -> u64 {
-        match self.ahead {
-            Some((expected, limit)) if own_pair_ms < limit => expected,
-            _ => self.wall_ms,
-        }
+        self.believed = Some((wall_ms, monotonic_ms));
+        wall_ms
     }
 }
 
@@ -773,39 +751,49 @@ mod tests {
 
     #[test]
     fn the_keeper_believes_the_wall_clock_only_while_it_agrees_with_the_monotonic_one() {
+        let t = CLOCK_STEP_TOLERANCE_MS;
         let mut j = ClockJudge::new();
-        assert_eq!(j.read(1_000_000, 50).believed(0), 1_000_000);
-        assert_eq!(j.read(1_000_100, 150).believed(0), 1_000_100, "in step");
+        assert_eq!(j.believed(1_000_000, 50, 0), 1_000_000);
+        assert_eq!(j.believed(1_000_100, 150, 999_000), 1_000_100, "in step");
         // +1 h for a moment, no calls: not believed.
-        let r = j.read(4_600_300, 350);
-        assert_eq!(r.believed(999_000), 1_000_300);
+        assert_eq!(j.believed(4_600_300, 350, 1_000_100), 1_000_300);
         assert_eq!(
-            j.read(4_601_800, 1_850).believed(999_000),
+            j.believed(4_601_800, 1_850, 1_000_100),
             1_001_800,
             "1.5 s later, still not"
         );
         // Back: believed again.
-        assert_eq!(j.read(1_002_000, 2_050).believed(999_000), 1_002_000);
+        assert_eq!(j.believed(1_002_000, 2_050, 1_000_100), 1_002_000);
         // Within the tolerance: believed.
-        let t = CLOCK_STEP_TOLERANCE_MS;
-        assert_eq!(j.read(1_002_100 + t, 2_150).believed(0), 1_002_100 + t);
-        // A step forward that one generator's callers follow (pairs handed
-        // out at the new time): believed for that generator alone, so its
-        // mark covers them and the others' marks stay where the clock was.
-        let r = j.read(2_000_000, 2_250);
-        assert_eq!(r.believed(0), 1_002_200 + t);
-        let r = j.read(2_000_100, 2_350);
+        assert_eq!(j.believed(1_002_100 + t, 2_150, 0), 1_002_100 + t);
+        // A lasting step forward (a clock that ran behind, put right): not
+        // believed until this generator's callers hand out a pair at the
+        // new time; then believed, and from then on in step.
+        assert_eq!(j.believed(1_003_300 + t, 2_250, 1_002_000), 1_002_200 + t);
         assert_eq!(
-            r.believed(2_000_050),
-            2_000_100,
-            "the generator that handed out pairs there"
+            j.believed(1_003_400 + t, 2_350, 1_003_390 + t),
+            1_003_400 + t
         );
-        assert_eq!(r.believed(1_002_000), 1_002_300 + t, "one that did not");
-        // A step forward is never agreed to for all: the wall clock 2 s on
-        // is still ahead of the last agreement for a generator with no pair
-        // there. Stepped back below it: believed at once, for all.
-        assert_eq!(j.read(2_002_000, 2_450).believed(0), 1_002_400 + t);
-        assert_eq!(j.read(1_000_500, 2_550).believed(0), 1_000_500);
+        assert_eq!(
+            j.believed(1_003_500 + t, 2_450, 1_003_390 + t),
+            1_003_500 + t
+        );
+        // ... so that a glitch after it is not believed either: the pairs
+        // handed out at the corrected time are far below the glitch.
+        assert_eq!(j.believed(4_603_600, 2_550, 1_003_500 + t), 1_003_600 + t);
+        // Stepped back: believed at once.
+        assert_eq!(j.believed(1_000_500, 2_650, 1_003_500 + t), 1_000_500);
+    }
+
+    #[test]
+    fn each_generator_is_judged_by_its_own_pairs() {
+        let (mut nanoflake, mut uid60) = (ClockJudge::new(), ClockJudge::new());
+        for j in [&mut nanoflake, &mut uid60] {
+            j.believed(1_000_000, 0, 999_000);
+        }
+        // +1 h: uid60's callers hand out a pair there, nanoflake's do not.
+        assert_eq!(uid60.believed(4_600_100, 100, 4_600_050), 4_600_100);
+        assert_eq!(nanoflake.believed(4_600_100, 100, 999_000), 1_000_100);
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
     // SAFETY: MyLatch and MyProcPid are this process's.
     unsafe { reservation::publish(pg_sys::MyLatch, pg_sys::MyProcPid) };
     let mut warm: [KeepWarm; 3] = Generator::ALL.map(|g| KeepWarm::new(g.last_tick()));
-    let mut judge = ClockJudge::new();
+    let mut judges: [ClockJudge; 3] = Default::default();
     loop {
         // SAFETY: this process's latch.
         unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
@@ -115,7 +115,7 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
             warm = Generator::ALL.map(|g| KeepWarm::new(g.last_tick()));
             1000
         } else {
-            keep_marks_ahead(&mut warm, &mut judge)
+            keep_marks_ahead(&mut warm, &mut judges)
         };
         // SAFETY: this process's latch; exits if the postmaster dies.
         unsafe {
@@ -157,7 +157,7 @@ fn flush_replayed_marks() {
 /// due (and every caller waiting), in one record; returns how long to sleep.
 /// When one mark is due, every other warm one moves with it, so that warm
 /// generators share their records rather than fall out of step.
-fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judge: &mut ClockJudge) -> u64 {
+fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judges: &mut [ClockJudge; 3]) -> u64 {
     // Use is timed on the monotonic clock: a wall clock stepped by an hour
     // neither keeps a generator warm for that hour nor cools every one.
     let mono = BackendClock.monotonic_ms();
@@ -180,14 +180,13 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judge: &mut ClockJudge) -> u64 {
     // is not reserved on for a generator that handed out no pair there (a
     // glitch would otherwise leave its mark in the future, and a restart
     // refusing until then), even if another generator did.
-    let reading = judge.read(BackendClock.now_ms(), mono);
-    let now = Generator::ALL.map(|g| {
-        let own = g
-            .last_tick()
-            .map_or(0, |t| t.unix_ms)
-            .max(requested[g as usize]);
-        reading.believed(own)
-    });
+    let wall = BackendClock.now_ms();
+    let mut now = [0; 3];
+    for g in Generator::ALL {
+        let i = g as usize;
+        let own = g.last_tick().map_or(0, |t| t.unix_ms).max(requested[i]);
+        now[i] = judges[i].believed(wall, mono, own);
+    }
     // Where each warm generator's callers are: the later of the clock, its
     // last pair and the pair a caller waits for (unless an operator has
     // moved it since the caller asked).
