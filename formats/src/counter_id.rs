@@ -142,12 +142,13 @@ pub trait CounterId: Copy + Ord {
         // The ticker hands out only pairs the format can hold under this
         // epoch, and does not move for one it cannot: a clock before the
         // epoch or past the format's range is refused, never wrapped.
-        let range = TickRange::of_format(epoch_unix_ms, Self::MAX_TIMESTAMP).ok_or(
+        // (Lazily: the clock is read once per ID, by the ticker.)
+        let range = TickRange::of_format(epoch_unix_ms, Self::MAX_TIMESTAMP).ok_or_else(|| {
             GenerateError::BeforeEpoch {
                 epoch_unix_ms,
                 now_unix_ms: clock.now_ms(),
-            },
-        )?;
+            }
+        })?;
         let tick = ticker
             .next_tick(clock, MAX_CLOCK_WAIT_MS, range)
             .map_err(|e| match e {
@@ -245,5 +246,29 @@ mod tests {
         c.now_ms = epoch as u64;
         let first = Nanoflake::generate(&t, &mut c, epoch, 1).unwrap();
         assert_eq!(first.unix_ms(epoch), epoch, "at the epoch itself");
+    }
+
+    /// The clock is read once per ID (it costs as much as the rest of the
+    /// call): 0.6.0's edge checks once read it twice.
+    #[test]
+    fn an_id_reads_the_clock_once() {
+        struct Counting(FakeClock, u32);
+        impl Clock for Counting {
+            fn now_ms(&mut self) -> u64 {
+                self.1 += 1;
+                self.0.now_ms()
+            }
+            fn monotonic_ms(&mut self) -> u64 {
+                self.0.monotonic_ms()
+            }
+            fn wait(&mut self, now_ms: u64, until_ms: u64) {
+                self.0.wait(now_ms, until_ms)
+            }
+        }
+        let epoch = 1_577_836_800_000;
+        let t = NanoflakeTicker::new();
+        let mut c = Counting(FakeClock::at(epoch as u64 + 1_000), 0);
+        Nanoflake::generate(&t, &mut c, epoch, 1).unwrap();
+        assert_eq!(c.1, 1);
     }
 }
