@@ -159,9 +159,27 @@ impl Generator {
         }
     }
 
-    /// Counts a move; only `marks::move_mark` calls it, under the lock.
-    pub fn count_move(self) {
-        MARKS.get().0.moves[self as usize].fetch_add(1, Ordering::AcqRel);
+    /// The count of operators' moves and where the last one put the
+    /// ticker, read together: a pair below that position was handed out by
+    /// no ticker after the move, and never will be.
+    pub fn last_move(self) -> (u64, u64) {
+        let m = &MARKS.get().0;
+        let i = self as usize;
+        loop {
+            let moves = m.moves[i].load(Ordering::Acquire);
+            let to = m.moved_to[i].load(Ordering::Acquire);
+            if m.moves[i].load(Ordering::Acquire) == moves {
+                return (moves, to);
+            }
+        }
+    }
+
+    /// Records a move to `mark_ms` (the position first, then the count);
+    /// only `marks::move_mark` calls it, under the lock.
+    pub fn note_move(self, mark_ms: u64) {
+        let m = &MARKS.get().0;
+        m.moved_to[self as usize].store(mark_ms, Ordering::Release);
+        m.moves[self as usize].fetch_add(1, Ordering::AcqRel);
     }
 
     pub fn stats(self) -> &'static chronoid_formats::generator_stats::GeneratorStats {
@@ -207,6 +225,7 @@ impl<T: TickSource> ErasedTicker for T {
 pub struct Marks {
     marks: [HighWaterMark; 3],
     moves: [AtomicU64; 3],
+    moved_to: [AtomicU64; 3],
     durable: [AtomicU64; 3],
 }
 

@@ -261,10 +261,11 @@ pub fn move_mark(g: Generator, ms: u64) -> Replaced {
     durable.marks = next;
     Generator::note_durable(&next);
     // Counted before the ticker moves: a caller still waiting for a pair
-    // it took before the move gives it up (the moved ticker may hand it
-    // out again) and takes a new one; one that returned its pair before
-    // the count is covered by the WARNING (the pair is at most `last_pair`).
-    g.count_move();
+    // it took before the move, at or above the new position, gives it up
+    // (the moved ticker may hand it out again) and takes a new one; one
+    // that returned its pair before the count is covered by the WARNING
+    // (the pair is at most `last_pair`).
+    g.note_move(ms);
     // The ticker moves to the new mark at once, and the mark callers check
     // only comes down to it: pairs above it wait for the reserver, whose
     // marks the synchronous standbys acknowledge. So this move can never

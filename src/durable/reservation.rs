@@ -120,12 +120,27 @@ const NO_RESERVER_GIVE_UP: Duration = Duration::from_secs(10);
 /// Called by a generator whose next pair (of `unix_ms`) its mark does not
 /// cover, taken when `g` had seen `moves_seen` operator's moves: returns
 /// `true` once the reserver has made a mark above it durable, or `false` as
-/// soon as an operator moved the generator meanwhile (its ticker may hand
-/// the pair out again: the caller gives it up and takes a new one).
-pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str, moves_seen: u64) -> bool {
+/// soon as an operator moved the generator meanwhile to a position at or
+/// below the pair (the moved ticker may hand it out again: the caller gives
+/// it up and takes a new one). A pair below the new position stands.
+pub fn wait_for_reservation(
+    g: Generator,
+    unix_ms: u64,
+    function: &str,
+    mut moves_seen: u64,
+) -> bool {
     let s = shared();
     let i = g as usize;
-    if g.moves() != moves_seen {
+    // Whether the pair still stands after the moves since `moves_seen`.
+    let stands = |moves_seen: &mut u64| {
+        if g.moves() == *moves_seen {
+            return true;
+        }
+        let (moves, moved_to) = g.last_move();
+        *moves_seen = moves;
+        unix_ms < moved_to
+    };
+    if !stands(&mut moves_seen) {
         return false;
     }
     let started = Instant::now();
@@ -140,7 +155,7 @@ pub fn wait_for_reservation(g: Generator, unix_ms: u64, function: &str, moves_se
         // The move is checked first: a mark an operator lowered and the
         // reserver raised again may cover the pair, which is given up all
         // the same.
-        if g.moves() != moves_seen {
+        if !stands(&mut moves_seen) {
             break false;
         }
         if g.mark().covers(unix_ms) {
