@@ -25,16 +25,11 @@ BASE=${CHRONOID_BENCH_BASE:-b709cf5}
 # Multiplies every run's duration (1 = the published figures).
 SCALE=${CHRONOID_BENCH_SCALE:-1}
 OUT=${CHRONOID_BENCH_OUT:-BENCHMARKS.md}
-WORK=$(mktemp -d /tmp/chronoid-bench-reservation.XXXXXX)
-chmod 755 "$WORK"
 
 bash scripts/setup.sh --test >/dev/null
 
 source scripts/lib.sh
-declare -A PORT DATA
-clusters=(base new)
-trap 'for v in "${clusters[@]}" replay; do PG_CONFIG=$WORK/pg-new/bin/pg_config scripts/cluster.sh stop "${DATA[$v]:-/nonexistent}" || true; done; git worktree remove --force "$WORK/base-src" 2>/dev/null || true' EXIT
-install_base_and_new "$MAJOR" "$BASE" "$WORK"
+start_version_bench reservation "$MAJOR" "$BASE"
 
 SETTINGS=("shared_buffers = '1GB'" "max_wal_size = '16GB'" "checkpoint_timeout = '1h'"
     "synchronous_commit = on" "jit = off" "fsync = on" "max_connections = 50")

@@ -20,16 +20,11 @@ MAJOR=${PG_MAJOR:-15}
 BASE=${CHRONOID_BENCH_BASE:-5a1ae17}
 RESTARTS=${CHRONOID_BENCH_RESTARTS:-20}
 OUT=${CHRONOID_BENCH_OUT:-BENCHMARKS.md}
-WORK=$(mktemp -d /tmp/chronoid-bench-restart.XXXXXX)
-chmod 755 "$WORK"
 
 bash scripts/setup.sh --test >/dev/null
 
 source scripts/lib.sh
-declare -A PORT DATA
-clusters=(base new)
-trap 'for v in "${clusters[@]}"; do PG_CONFIG=$WORK/pg-$v/bin/pg_config scripts/cluster.sh stop "${DATA[$v]:-/nonexistent}" || true; done; git worktree remove --force "$WORK/base-src" 2>/dev/null || true' EXIT
-install_base_and_new "$MAJOR" "$BASE" "$WORK"
+start_version_bench restart "$MAJOR" "$BASE"
 
 SETTINGS=("fsync = on" "synchronous_commit = on")
 : >"$WORK/restart.jsonl"

@@ -17,15 +17,10 @@ MAJOR=${PG_MAJOR:-18}
 BASE=${CHRONOID_BENCH_BASE:-5416458}
 ROUNDS=${CHRONOID_BENCH_ROUNDS:-7}
 OUT=${CHRONOID_BENCH_OUT:-BENCHMARKS.md}
-WORK=$(mktemp -d /tmp/chronoid-bench-versions.XXXXXX)
-chmod 755 "$WORK"
 
 bash scripts/setup.sh >/dev/null
 source scripts/lib.sh
-declare -A PORT DATA
-clusters=(base new)
-trap 'for v in "${clusters[@]}"; do PG_CONFIG=$WORK/pg-$v/bin/pg_config scripts/cluster.sh stop "${DATA[$v]:-/nonexistent}" || true; done; git worktree remove --force "$WORK/base-src" 2>/dev/null || true' EXIT
-install_base_and_new "$MAJOR" "$BASE" "$WORK"
+start_version_bench versions "$MAJOR" "$BASE"
 
 SETTINGS=("shared_buffers = '2GB'" "max_wal_size = '16GB'" "checkpoint_timeout = '1h'"
     "synchronous_commit = off" "max_parallel_workers_per_gather = 0" "jit = off" "fsync = on")

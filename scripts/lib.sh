@@ -63,3 +63,20 @@ PY
         { echo; cat "$block"; } >>"$out"
     fi
 }
+
+# The set-up of a benchmark that compares a base commit with this tree
+# (scripts/bench_reservation.sh, bench_restart.sh, bench_versions.sh): WORK
+# (a new /tmp/chronoid-bench-NAME.XXXXXX), the arrays PORT and DATA the
+# script fills per cluster, `clusters=(base new)`, an EXIT trap that stops
+# every cluster in DATA (with the new copy's pg_ctl: both are copies of one
+# major) and removes the base's worktree, and both versions installed
+# (install_base_and_new).
+start_version_bench() {
+    local name=$1 major=$2 base=$3
+    WORK=$(mktemp -d "/tmp/chronoid-bench-$name.XXXXXX")
+    chmod 755 "$WORK"
+    declare -gA PORT DATA
+    clusters=(base new)
+    trap 'for d in "${DATA[@]}"; do PG_CONFIG=$WORK/pg-new/bin/pg_config "$CHRONOID_ROOT/scripts/cluster.sh" stop "$d" || true; done; git -C "$CHRONOID_ROOT" worktree remove --force "$WORK/base-src" 2>/dev/null || true' EXIT
+    install_base_and_new "$major" "$base" "$WORK"
+}
