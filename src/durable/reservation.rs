@@ -131,14 +131,17 @@ pub fn wait_for_reservation(
 ) -> bool {
     let s = shared();
     let i = g as usize;
-    // Whether the pair still stands after the moves since `moves_seen`.
+    // Whether the pair still stands after the moves since `moves_seen`: one
+    // move, to above it. After two or more, an earlier one may have put the
+    // ticker at or below the pair, which it may have handed out since.
     let stands = |moves_seen: &mut u64| {
         if g.moves() == *moves_seen {
             return true;
         }
         let (moves, moved_to) = g.last_move();
+        let one_move_above = moves == *moves_seen + 1 && unix_ms < moved_to;
         *moves_seen = moves;
-        unix_ms < moved_to
+        one_move_above
     };
     if !stands(&mut moves_seen) {
         return false;
