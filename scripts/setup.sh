@@ -34,9 +34,11 @@ dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok ins
 # Debian's python3, which postgres can run, unlike one under root's home),
 # sudo (cargo pgrx test --runas postgres runs initdb and installs through it),
 # patroni and etcd-server (tests/t/027_patroni.pl runs its own etcd and
-# Patroni members; the packages start no service where there is no init).
+# Patroni members; the packages start no service where there is no init),
+# pgbouncer (the client packages' tests run through one in transaction mode;
+# they start their own, and Debian's starts no service where there is no init).
 packages=(libclang-dev)
-[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv sudo patroni etcd-server)
+[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv sudo patroni etcd-server pgbouncer)
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done

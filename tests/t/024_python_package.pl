@@ -30,6 +30,8 @@ ok(scalar(glob("$python/from-sdist/chronoid-$version-*.whl")), 'pip builds a whe
 
 my ($node, $url) = app_node('python');
 local $ENV{DATABASE_URL} = $url;
+# The same database through PgBouncer in transaction mode.
+local $ENV{CHRONOID_PGBOUNCER_URL} = start_pgbouncer($node);
 local $ENV{CHRONOID_VECTORS} = "$ENV{CHRONOID_TREE}/tests/vectors";
 local $ENV{CHRONOID_PYTHON_README} = "$python/README.md";
 relay_tap('pytest', $python, "$python/venv/bin/python", '-m', 'pytest', '-p', 'no:cacheprovider',

@@ -27,9 +27,11 @@ unlike($files, qr{^package/(src|wasm|test)/}m, 'no sources, WebAssembly crate or
 
 my ($node, $url) = app_node('node');
 local $ENV{DATABASE_URL} = $url;
+# The same database through PgBouncer in transaction mode.
+local $ENV{CHRONOID_PGBOUNCER_URL} = start_pgbouncer($node);
 local $ENV{CHRONOID_VECTORS} = "$ENV{CHRONOID_TREE}/tests/vectors";
 local $ENV{CHRONOID_NODE_README} = "$dir/README.md";
-for my $file (qw(values cross-check drivers readme))
+for my $file (qw(values cross-check drivers readme pgbouncer))
 {
 	relay_tap("node $file", "$dir/project", 'node', '--test-reporter=tap', "$file.test.mjs");
 }

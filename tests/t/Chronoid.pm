@@ -19,7 +19,8 @@ use Test::More;
 
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
   stop_streams load_streams crash_cluster cluster_processes wait_until_gone
-  generate_until_ok concurrent_generate at_once program_ok relay_tap app_node);
+  generate_until_ok concurrent_generate at_once program_ok relay_tap app_node
+  start_pgbouncer);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -280,6 +281,63 @@ sub app_node
 	$node->safe_psql('postgres', 'CREATE DATABASE app');
 	$node->safe_psql('app', 'CREATE EXTENSION chronoid');
 	return ($node, 'postgresql://postgres@127.0.0.1:' . $node->port . '/app');
+}
+
+# PgBouncer (Debian's) in transaction mode in front of $node's database
+# `app`, on a free loopback port, with a pool of two server connections, so
+# that consecutive transactions of one client meet different server
+# connections and several clients share each: what per-connection state
+# (registered types, prepared statements) meets in production. Returns its
+# postgresql:// URL; END stops it.
+my @pgbouncers;
+
+sub start_pgbouncer
+{
+	my ($node) = @_;
+	my $dir = PostgreSQL::Test::Utils::tempdir('pgbouncer');
+	my $port = PostgreSQL::Test::Cluster::get_free_port();
+	open my $users, '>', "$dir/users.txt" or die $!;
+	print $users qq{"postgres" ""\n};
+	close $users;
+	open my $ini, '>', "$dir/pgbouncer.ini" or die $!;
+	print $ini join("\n",
+		'[databases]',
+		'app = host=127.0.0.1 port=' . $node->port . ' dbname=app',
+		'[pgbouncer]',
+		'listen_addr = 127.0.0.1',
+		"listen_port = $port",
+		'unix_socket_dir =',
+		'auth_type = trust',
+		"auth_file = $dir/users.txt",
+		'pool_mode = transaction',
+		'default_pool_size = 2',
+		'max_client_conn = 200',
+		# What drivers send at start-up that PgBouncer would otherwise refuse.
+		'ignore_startup_parameters = extra_float_digits,options',
+		"logfile = $dir/pgbouncer.log",
+		"pidfile = $dir/pgbouncer.pid", '');
+	close $ini;
+	my $out = '';
+	IPC::Run::run([ 'pgbouncer', '-d', "$dir/pgbouncer.ini" ], '>&', \$out)
+	  or die "pgbouncer did not start: $out";
+	push @pgbouncers, "$dir/pgbouncer.pid";
+	my $url = "postgresql://postgres\@127.0.0.1:$port/app";
+	for (1 .. 100)
+	{
+		return $url if IPC::Run::run([ 'psql', '-X', '-Atq', '-d', $url, '-c', 'SELECT 1' ], '>', \my $o, '2>', \my $e);
+		usleep(100_000);
+	}
+	die "pgbouncer is not answering on port $port: " . slurp_file("$dir/pgbouncer.log");
+}
+
+END
+{
+	for my $pidfile (@pgbouncers)
+	{
+		next unless -f $pidfile;
+		chomp(my $pid = slurp_file($pidfile));
+		kill 'TERM', $pid if $pid;
+	}
 }
 
 1;
