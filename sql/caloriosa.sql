@@ -44,6 +44,17 @@ CREATE CAST (smallint AS caloriosa) WITH FUNCTION caloriosa(smallint);
 CREATE FUNCTION caloriosa_to_numeric(caloriosa) RETURNS numeric
     AS 'MODULE_PATHNAME', 'caloriosa_to_numeric_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- The spelling of Caloriosa's own code (Caloriosa/core): the same 11
+-- digits in the alphabet 0-9A-Za-z, the case-swap of the type's text.
+CREATE FUNCTION caloriosa_to_core_name(caloriosa) RETURNS text
+    AS 'MODULE_PATHNAME', 'caloriosa_to_core_name_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION caloriosa_to_core_name(caloriosa) IS
+    'A caloriosa as Caloriosa''s own code (Caloriosa/core) writes it: alphabet 0-9A-Za-z, the case-swap of the type''s text';
+CREATE FUNCTION caloriosa_from_core_name(text) RETURNS caloriosa
+    AS 'MODULE_PATHNAME', 'caloriosa_from_core_name_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION caloriosa_from_core_name(text) IS
+    'Reads a name written by Caloriosa''s own code (Caloriosa/core, alphabet 0-9A-Za-z)';
+
 -- PARALLEL SAFE: workers share the server-wide increment in shared memory.
 CREATE FUNCTION gen_caloriosa() RETURNS caloriosa
     AS 'MODULE_PATHNAME', 'gen_caloriosa_wrapper' LANGUAGE C VOLATILE PARALLEL SAFE;

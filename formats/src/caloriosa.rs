@@ -117,6 +117,43 @@ impl Caloriosa {
     }
 }
 
+/// Caloriosa's own code (the Go library `Caloriosa/core`) writes the same
+/// 11 digits with the alphabet `0-9A-Za-z`: every name it makes is the exact
+/// ASCII case-swap of this type's text, and many of them also parse here as a
+/// different device. These read and write that spelling explicitly; the
+/// type's text stays the seed's.
+impl Caloriosa {
+    /// A name as `Caloriosa/core` writes it.
+    pub fn encode_core_name(self) -> [u8; TEXT_LEN] {
+        let mut text = self.encode();
+        swap_ascii_case(&mut text);
+        text
+    }
+
+    /// Reads a name written by `Caloriosa/core`. Only ASCII letters swap, so
+    /// a character outside `0-9A-Za-z` stays one, and is refused.
+    pub fn parse_core_name(text: &[u8]) -> Result<Self, ParseError> {
+        if text.len() > TEXT_LEN {
+            return Err(ParseError::Syntax);
+        }
+        let mut swapped = [0u8; TEXT_LEN];
+        let swapped = &mut swapped[..text.len()];
+        swapped.copy_from_slice(text);
+        swap_ascii_case(swapped);
+        Self::parse(swapped)
+    }
+}
+
+fn swap_ascii_case(text: &mut [u8]) {
+    for c in text {
+        *c = if c.is_ascii_lowercase() {
+            c.to_ascii_uppercase()
+        } else {
+            c.to_ascii_lowercase()
+        };
+    }
+}
+
 /// Generated with [`EPOCH_UNIX_MS`]: the ticker's sequence is the increment,
 /// the third field the random bits.
 impl CounterId for Caloriosa {
@@ -164,6 +201,46 @@ mod tests {
         increment10: Option<u16>,
         uint64: String,
         text: String,
+    }
+
+    /// Names made by an encoder other than this one, in the alphabet of
+    /// `Caloriosa/core` (tests/vectors/caloriosa_core_names.json).
+    #[test]
+    fn core_names() {
+        #[derive(serde::Deserialize)]
+        struct Name {
+            uint64: String,
+            core_name: String,
+            text: String,
+        }
+        #[derive(serde::Deserialize)]
+        struct File {
+            vectors: Vec<Name>,
+            invalid_core_names: Vec<String>,
+        }
+        let file: File = serde_json::from_str(include_str!(
+            "../../tests/vectors/caloriosa_core_names.json"
+        ))
+        .unwrap();
+        assert!(file.vectors.len() >= 20);
+        for v in file.vectors {
+            let name = Caloriosa::from_u64(v.uint64.parse().unwrap()).unwrap();
+            assert_eq!(Caloriosa::parse_core_name(v.core_name.as_bytes()), Ok(name));
+            assert_eq!(name.encode_core_name(), v.core_name.as_bytes());
+            assert_eq!(name.to_string(), v.text);
+            // In this alphabet a core name's first letter overflows 64 bits:
+            // it is refused, never read as another device.
+            assert_eq!(
+                Caloriosa::parse(v.core_name.as_bytes()),
+                Err(ParseError::Syntax)
+            );
+        }
+        for bad in file.invalid_core_names {
+            assert!(
+                Caloriosa::parse_core_name(bad.as_bytes()).is_err(),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

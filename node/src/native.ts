@@ -14,6 +14,8 @@ interface Exports {
   codokey_bounds(micros: bigint, precision: number, yearZero: number, maxYear: number, fractionMax: number): number;
   codokey_decode(ptr: number, len: number, yearZero: number, maxYear: number, fractionMax: number): number;
   scru160_generate(nowMs: number, ptr: number, len: number): number;
+  caloriosa_from_core_name(ptr: number, len: number): number;
+  caloriosa_to_core_name(ptr: number, len: number): number;
 }
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
@@ -83,4 +85,14 @@ export function scru160Generate(nowMs: number): Uint8Array {
   const random = new Uint8Array(64);
   globalThis.crypto.getRandomValues(random);
   return result(call(random, (p, n) => wasm.scru160_generate(nowMs, p, n)), () => 'scru160: the clock is out of range');
+}
+
+export function caloriosaFromCoreName(name: string): Uint8Array {
+  return result(call(encoder.encode(name), (p, n) => wasm.caloriosa_from_core_name(p, n)),
+    () => `invalid Caloriosa/core name (11 characters of 0-9A-Za-z): "${name}"`);
+}
+
+export function caloriosaToCoreName(binary: Uint8Array): string {
+  return decoder.decode(result(call(binary, (p, n) => wasm.caloriosa_to_core_name(p, n)),
+    () => 'invalid binary caloriosa value'));
 }

@@ -203,6 +203,20 @@ export class Caloriosa extends Int8Value {
   static ceil(date: Date): Caloriosa {
     return Caloriosa.bound(date, false);
   }
+
+  /**
+   * A name as Caloriosa's own code (`Caloriosa/core`) writes it: the same
+   * digits in the alphabet `0-9A-Za-z`, the case-swap of this type's text
+   * (`caloriosa_from_core_name` in SQL).
+   */
+  static fromCoreName(name: string): Caloriosa {
+    return new Caloriosa(native.caloriosaFromCoreName(name));
+  }
+
+  /** The name as `Caloriosa/core` writes it (`caloriosa_to_core_name`). */
+  toCoreName(): string {
+    return native.caloriosaToCoreName(this.bytes);
+  }
 }
 
 const UID60_EPOCH_MS = 1_519_862_400_000n;

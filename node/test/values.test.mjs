@@ -96,3 +96,17 @@ test('Scru160.generate: 100,000 increasing, unique, now', () => {
   for (let i = 1; i < ids.length; i++) assert.equal(ids[i - 1].compare(ids[i]), -1);
   assert.ok(Math.abs(ids.at(-1).date.getTime() - Date.now()) < 5000);
 });
+
+test("Caloriosa's own spelling (Caloriosa/core, alphabet 0-9A-Za-z): read and written explicitly", () => {
+  const names = vectors('caloriosa_core_names');
+  assert.ok(names.vectors.length >= 20);
+  for (const v of names.vectors) {
+    const c = Caloriosa.fromCoreName(v.core_name);
+    assert.deepEqual([BigInt.asUintN(64, c.toBigInt()), String(c), c.toCoreName()], [BigInt(v.uint64), v.text, v.core_name]);
+    // the type's own text refuses it rather than reading another device
+    assert.throws(() => Caloriosa.fromText(v.core_name), /invalid input syntax for type caloriosa/);
+  }
+  for (const bad of names.invalid_core_names) {
+    assert.throws(() => Caloriosa.fromCoreName(bad), /invalid Caloriosa\/core name/, JSON.stringify(bad));
+  }
+});

@@ -227,6 +227,17 @@ class Caloriosa(_Int8Value):
     def ceil(cls, instant: _dt.datetime) -> Caloriosa:
         return cls._trusted(_native.caloriosa_bounds(_unix_ms(instant, "ceil"))[1])
 
+    @classmethod
+    def from_core_name(cls, name: str) -> Caloriosa:
+        """A name as Caloriosa's own code (``Caloriosa/core``) writes it: the
+        same digits in the alphabet ``0-9A-Za-z``, the case-swap of this
+        type's text (``caloriosa_from_core_name`` in SQL)."""
+        return cls._trusted(_native.caloriosa_from_core_name(name))
+
+    def to_core_name(self) -> str:
+        """The name as ``Caloriosa/core`` writes it (``caloriosa_to_core_name``)."""
+        return _native.caloriosa_to_core_name(self._data)
+
 
 class Uid60(_Int8Value):
     """A 60-bit ID: milliseconds since 2018-03-01 (42 bits), a 9-bit

@@ -126,6 +126,25 @@ fn caloriosa_bounds<'py>(
     )
 }
 
+/// `caloriosa_from_core_name(text) -> bytes`: a name as Caloriosa's own
+/// code (`Caloriosa/core`, alphabet `0-9A-Za-z`) writes it.
+#[pyfunction]
+fn caloriosa_from_core_name<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let name = Caloriosa::parse_core_name(text.as_bytes()).map_err(|_| {
+        PyValueError::new_err(format!(
+            "invalid Caloriosa/core name (11 characters of 0-9A-Za-z): \"{text}\""
+        ))
+    })?;
+    Ok(PyBytes::new(py, &name.to_binary()))
+}
+
+/// `caloriosa_to_core_name(data) -> str`.
+#[pyfunction]
+fn caloriosa_to_core_name(data: &[u8]) -> PyResult<String> {
+    let name = binary_value::<Caloriosa>("caloriosa", data)?;
+    Ok(String::from_utf8(name.encode_core_name().to_vec()).expect("ASCII"))
+}
+
 /// `uid60_fields(data) -> (unix_ms, sequence, random)`.
 #[pyfunction]
 fn uid60_fields(data: &[u8]) -> PyResult<(i64, u16, u16)> {
@@ -278,6 +297,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nanoflake_bounds, m)?)?;
     m.add_function(wrap_pyfunction!(caloriosa_fields, m)?)?;
     m.add_function(wrap_pyfunction!(caloriosa_bounds, m)?)?;
+    m.add_function(wrap_pyfunction!(caloriosa_from_core_name, m)?)?;
+    m.add_function(wrap_pyfunction!(caloriosa_to_core_name, m)?)?;
     m.add_function(wrap_pyfunction!(uid60_fields, m)?)?;
     m.add_function(wrap_pyfunction!(uid60_bounds, m)?)?;
     m.add_function(wrap_pyfunction!(scru160_fields, m)?)?;

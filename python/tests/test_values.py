@@ -25,6 +25,22 @@ def load(name: str) -> dict:
     return json.loads((VECTORS / f"{name}.json").read_text())
 
 
+def test_caloriosa_core_names() -> None:
+    """Names written by Caloriosa's own code (alphabet 0-9A-Za-z), made by
+    another encoder than chronoid's, read and written explicitly; the
+    type's own text refuses them rather than reading another device."""
+    names = load("caloriosa_core_names")
+    assert len(names["vectors"]) >= 20
+    for v in names["vectors"]:
+        c = Caloriosa.from_core_name(v["core_name"])
+        assert (int(c) % (1 << 64), str(c), c.to_core_name()) == (int(v["uint64"]), v["text"], v["core_name"])
+        with pytest.raises(ValueError, match="invalid input syntax for type caloriosa"):
+            Caloriosa(v["core_name"])
+    for bad in names["invalid_core_names"]:
+        with pytest.raises(ValueError, match="invalid Caloriosa/core name"):
+            Caloriosa.from_core_name(bad)
+
+
 def test_the_shared_vectors() -> None:
     checked = 0
     for v in load("nanoflake")["vectors"]:

@@ -81,6 +81,13 @@ fn parse_text(text: &[u8]) -> Result<i64, ParseError> {
 
 fn reject_text(text: &[u8], e: ParseError) -> InputError {
     match e {
+        ParseError::Syntax if Caloriosa::parse_core_name(text).is_ok() => {
+            InputError::invalid_text(Caloriosa::NAME, text).with_hint(
+                "It is a name in the spelling of Caloriosa's own code (alphabet 0-9A-Za-z): read \
+                 it with caloriosa_from_core_name()."
+                    .into(),
+            )
+        }
         ParseError::Syntax => InputError::invalid_text(Caloriosa::NAME, text),
         ParseError::NoPrefix { value } => InputError::invalid_text(Caloriosa::NAME, text)
             .with_hint(format!(
@@ -111,4 +118,35 @@ fn caloriosa_random(name: SqlDatum<Caloriosa>) -> i32 {
 #[pg_extern(sql = false)]
 fn caloriosa_increment(name: SqlDatum<Caloriosa>) -> i32 {
     i32::from(name.increment())
+}
+
+/// A name as Caloriosa's own code (`Caloriosa/core`) writes it: the same
+/// digits in the alphabet `0-9A-Za-z`, the case-swap of the type's text.
+#[pg_extern(sql = false)]
+fn caloriosa_to_core_name(name: SqlDatum<Caloriosa>) -> String {
+    String::from_utf8(name.encode_core_name().to_vec()).expect("ASCII")
+}
+
+#[pg_extern(sql = false)]
+fn caloriosa_from_core_name(text: &str) -> SqlDatum<Caloriosa> {
+    Caloriosa::parse_core_name(text.as_bytes())
+        .map(SqlDatum)
+        .unwrap_or_else(|e| {
+            let error = InputError::invalid_text(Caloriosa::NAME, text.as_bytes());
+            let hint = match e {
+                _ if Caloriosa::parse(text.as_bytes()).is_ok() => {
+                    "It is in this type's own spelling (alphabet 0-9a-zA-Z): cast it with \
+                     ::caloriosa."
+                        .to_string()
+                }
+                ParseError::NoPrefix { value } => format!(
+                    "It is base 62 (alphabet 0-9A-Za-z) for {value}, which lacks the prefix bit \
+                     (2^63) of the 11-character layout."
+                ),
+                ParseError::Syntax => "caloriosa_from_core_name() reads the 11 characters of \
+                     alphabet 0-9A-Za-z that Caloriosa's own code writes."
+                    .to_string(),
+            };
+            error.with_hint(hint).raise()
+        })
 }

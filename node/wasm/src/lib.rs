@@ -125,6 +125,31 @@ pub unsafe extern "C" fn to_text(kind: u32, ptr: *const u8, len: usize) -> i32 {
     }
 }
 
+/// A name as Caloriosa's own code (`Caloriosa/core`, alphabet `0-9A-Za-z`)
+/// writes it, to the binary form.
+///
+/// # Safety
+/// See [`input`].
+#[no_mangle]
+pub unsafe extern "C" fn caloriosa_from_core_name(ptr: *const u8, len: usize) -> i32 {
+    match Caloriosa::parse_core_name(input(ptr, len)) {
+        Ok(name) => put(&name.to_binary()),
+        Err(_) => ERR_TEXT,
+    }
+}
+
+/// The binary form to the name as `Caloriosa/core` writes it.
+///
+/// # Safety
+/// See [`input`].
+#[no_mangle]
+pub unsafe extern "C" fn caloriosa_to_core_name(ptr: *const u8, len: usize) -> i32 {
+    match Caloriosa::from_binary(input(ptr, len)) {
+        Ok(name) => put(&name.encode_core_name()),
+        Err(_) => ERR_BINARY,
+    }
+}
+
 fn context(year_zero: i32, max_year: i32, fraction_max: u32) -> Result<Context, i32> {
     Context::new(year_zero, max_year, fraction_max).map_err(|_| ERR_CONTEXT)
 }

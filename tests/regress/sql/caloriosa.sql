@@ -83,3 +83,28 @@ WHERE prev IS NOT NULL AND i <> (prev + 1) % 1024;
 SELECT count(*) AS backwards FROM (
     SELECT caloriosa_timestamp(id) < lag(caloriosa_timestamp(id)) OVER (ORDER BY n) AS b FROM c_gen) s WHERE b;
 SELECT proname, provolatile, proparallel FROM pg_proc WHERE proname = 'gen_caloriosa';
+
+-- Caloriosa's own code (Caloriosa/core) writes the same digits in the
+-- alphabet 0-9A-Za-z: names made that way (tests/vectors/
+-- caloriosa_core_names.json) are read and written by two functions, and
+-- the type's own text refuses them with a hint rather than misreading them.
+SELECT core_name, caloriosa_from_core_name(core_name) AS name,
+       caloriosa_from_core_name(core_name) = text::caloriosa AS same,
+       caloriosa_to_core_name(text::caloriosa) = core_name AS written_back
+FROM (VALUES
+    ('AzL8n0Y58m8', 'aZl8N0y58M8'),
+    ('AzL8n0Y58m9', 'aZl8N0y58M9'),
+    ('LygHa16AHYF', 'lYGhA16ahyf'),
+    ('J6pwgTkHLQf', 'j6PWGtKhlqF'),
+    ('CGI7fFFrsPu', 'cgi7FffRSpU'),
+    ('CixpWYpChFB', 'cIXPwyPcHfb')) v(core_name, text);
+SELECT 'AzL8n0Y58m8'::caloriosa;
+SELECT caloriosa_from_core_name('aZl8N0y58M8');
+SELECT caloriosa_from_core_name('0000000000A');
+SELECT caloriosa_from_core_name('AzL8n0Y58m_');
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    $$SELECT caloriosa_from_core_name('')$$,
+    $$SELECT caloriosa_from_core_name('AzL8n0Y58m')$$,
+    $$SELECT caloriosa_from_core_name('AzL8n0Y58m88')$$,
+    $$SELECT caloriosa_from_core_name('zzzzzzzzzzz')$$,
+    $$SELECT caloriosa_from_core_name(' AzL8n0Y58m8')$$]) q;
