@@ -1,7 +1,9 @@
 -- chronoid 0.5.0 -> 0.6.0: the chronoid_generators view gains the
 -- reservation counters (reservations, reservation_waits,
--- reservation_wait_time), and chronoid_set_high_water_mark() arrives: the
--- objects of sql/generators.sql, as a fresh 0.6.0 install creates them
+-- reservation_wait_time), and these arrive: chronoid_set_high_water_mark()
+-- (the objects of sql/generators.sql), caloriosa_to_core_name() and
+-- caloriosa_from_core_name() (sql/caloriosa.sql), chronoid_adopt_column()
+-- (sql/adopt.sql), as a fresh 0.6.0 install creates them
 -- (tests/t/018_extension_upgrade.pl checks that the two catalogs are equal).
 -- The reserver, the read-only refusal and the new WAL records are the
 -- library's.
@@ -51,3 +53,254 @@ AS 'MODULE_PATHNAME', 'chronoid_set_high_water_mark_wrapper';
 COMMENT ON FUNCTION chronoid_set_high_water_mark(text, timestamptz) IS
     'Moves a generator''s (nanoflake, caloriosa, uid60) durable high-water mark and ticker to mark, down as well as up; IDs at or above it may be issued again; superuser only';
 REVOKE ALL ON FUNCTION chronoid_set_high_water_mark(text, timestamptz) FROM PUBLIC;
+
+-- The spelling of Caloriosa's own code (Caloriosa/core): the same 11
+-- digits in the alphabet 0-9A-Za-z, the case-swap of the type's text.
+CREATE FUNCTION caloriosa_to_core_name(caloriosa) RETURNS text
+    AS 'MODULE_PATHNAME', 'caloriosa_to_core_name_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION caloriosa_to_core_name(caloriosa) IS
+    'A caloriosa as Caloriosa''s own code (Caloriosa/core) writes it: alphabet 0-9A-Za-z, the case-swap of the type''s text';
+CREATE FUNCTION caloriosa_from_core_name(text) RETURNS caloriosa
+    AS 'MODULE_PATHNAME', 'caloriosa_from_core_name_wrapper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION caloriosa_from_core_name(text) IS
+    'Reads a name written by Caloriosa''s own code (Caloriosa/core, alphabet 0-9A-Za-z)';
+
+-- Moving an existing key onto the nanoflake generator (docs/adopting.md).
+--
+-- A table that exists has a bigint key fed by an identity, a serial's owned
+-- sequence or a DEFAULT nextval(...), with foreign keys, views and
+-- publications around it. chronoid_adopt_column() does what a hand-made
+-- attempt gets wrong, in the caller's transaction, and returns each
+-- statement it ran (or, with dry_run, would run):
+--
+--   as_type => 'bigint'     the column stays bigint, DEFAULT
+--                           gen_nanoflake()::bigint: no application change,
+--                           and logical-replication subscribers keep
+--                           receiving numbers;
+--   as_type => 'nanoflake'  the column becomes a nanoflake, with every
+--                           foreign-key column that references it.
+--
+-- It refuses, before changing anything, what would go wrong later: a key
+-- whose existing values do not all sort below the first new ID (22003), a
+-- column that is not bigint (42804), a default that is not a sequence's
+-- (55000), and for a change of type the objects PostgreSQL cannot carry
+-- across one (views, rules, triggers and policies on a column, a column in a
+-- partition key, a published table, a multi-column foreign key: 55000 with
+-- what to do in the HINT). The statements are built here, at call time,
+-- from quoted identifiers (format %I / %s of regclass, which quotes).
+CREATE FUNCTION chronoid_adopt_column(
+    table_name regclass,
+    column_name name,
+    as_type regtype DEFAULT 'bigint',
+    dry_run boolean DEFAULT false)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $adopt$
+DECLARE
+    nanoflake_type regtype := '@extschema@.nanoflake'::regtype;
+    generator text := '@extschema@.gen_nanoflake()';
+    key_att int2;
+    col_type regtype;
+    identity "char";
+    default_expr text;
+    owned_sequence regclass;
+    to_nanoflake boolean;
+    max_existing bigint;
+    min_existing bigint;
+    first_new bigint;
+    blockers text;
+    statements text[] := '{}';
+    columns_to_change record;
+    fk record;
+    s text;
+BEGIN
+    IF as_type NOT IN ('bigint'::regtype, nanoflake_type) THEN
+        RAISE EXCEPTION 'chronoid_adopt_column() adopts a column as bigint or nanoflake, not %', as_type
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    to_nanoflake := as_type = nanoflake_type;
+
+    SELECT a.attnum, a.atttypid::regtype, a.attidentity, pg_get_expr(d.adbin, d.adrelid)
+      INTO key_att, col_type, identity, default_expr
+      FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+     WHERE a.attrelid = table_name AND a.attname = column_name AND a.attnum > 0 AND NOT a.attisdropped;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'column "%" of relation % does not exist', column_name, table_name
+            USING ERRCODE = 'undefined_column';
+    END IF;
+    IF (SELECT relkind FROM pg_class WHERE oid = table_name) NOT IN ('r', 'p') THEN
+        RAISE EXCEPTION '% is not a table', table_name USING ERRCODE = 'wrong_object_type';
+    END IF;
+    IF (SELECT relispartition FROM pg_class WHERE oid = table_name) THEN
+        RAISE EXCEPTION '% is a partition', table_name
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = format('Adopt the column of the partitioned table %s: its default and type reach every partition.',
+                                pg_partition_root(table_name));
+    END IF;
+    IF col_type = nanoflake_type AND NOT to_nanoflake THEN
+        RAISE EXCEPTION 'column "%" of % is already a nanoflake', column_name, table_name
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Adopt it as nanoflake (as_type => ''nanoflake'').';
+    END IF;
+    IF col_type NOT IN ('bigint'::regtype, nanoflake_type) THEN
+        RAISE EXCEPTION 'column "%" of % is %, not bigint', column_name, table_name, col_type
+            USING ERRCODE = 'datatype_mismatch',
+                  HINT = 'A nanoflake needs 64 bits: change the column to bigint first (ALTER TABLE ... ALTER COLUMN ... TYPE bigint).';
+    END IF;
+
+    -- The whole change under one lock, taken before the values are read: no
+    -- row with an old sequence's value can arrive after the check below.
+    EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', table_name);
+
+    -- Where the column's values come from now.
+    IF identity <> '' THEN
+        statements := statements || format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', table_name, column_name);
+    ELSIF default_expr IS NULL OR default_expr LIKE '%gen_nanoflake()%' THEN
+        NULL;
+    ELSIF default_expr LIKE 'nextval(%' THEN
+        owned_sequence := pg_get_serial_sequence(table_name::text, column_name)::regclass;
+    ELSE
+        RAISE EXCEPTION 'column "%" of % has DEFAULT %, not an identity or a sequence', column_name, table_name, default_expr
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'chronoid_adopt_column() replaces an identity, a serial or a DEFAULT nextval(...); drop this default first if the generator is to replace it.';
+    END IF;
+
+    -- Every existing value must sort below every new one: a key that does
+    -- not is refused, as no later ID could be told apart by its order.
+    -- ORDER BY, which finds the type's btree class wherever it lives (max()
+    -- of a nanoflake is an aggregate of chronoid's schema), with its index.
+    EXECUTE format('SELECT (SELECT %1$I::bigint FROM %2$s WHERE %1$I IS NOT NULL ORDER BY %1$I DESC LIMIT 1),
+                           (SELECT %1$I::bigint FROM %2$s WHERE %1$I IS NOT NULL ORDER BY %1$I LIMIT 1)', column_name, table_name)
+        INTO max_existing, min_existing;
+    first_new := @extschema@.gen_nanoflake()::bigint;
+    IF max_existing >= first_new THEN
+        RAISE EXCEPTION 'the largest value of %.% (%) does not sort below the first new nanoflake (%)',
+            table_name, column_name, max_existing, first_new
+            USING ERRCODE = 'numeric_value_out_of_range',
+                  DETAIL = 'New IDs would sort among, or repeat, the existing ones.',
+                  HINT = 'Keep this key on its sequence, or renumber the existing rows below the first new nanoflake.';
+    END IF;
+    IF to_nanoflake AND min_existing < 0 THEN
+        RAISE EXCEPTION 'column "%" of % holds negative values (the least is %), which no nanoflake is', column_name, table_name, min_existing
+            USING ERRCODE = 'numeric_value_out_of_range',
+                  HINT = 'Adopt it as bigint (as_type => ''bigint''), which keeps the existing values as they are.';
+    END IF;
+
+    IF to_nanoflake AND col_type <> nanoflake_type THEN
+        -- A bigint default (a sequence's, or gen_nanoflake()::bigint) has no
+        -- automatic cast to nanoflake: it goes first, and the generator's
+        -- default comes after the type.
+        IF identity = '' AND default_expr IS NOT NULL THEN
+            statements := statements || format('ALTER TABLE %s ALTER COLUMN %I DROP DEFAULT', table_name, column_name);
+        END IF;
+        -- The key and every single-column foreign key that references it,
+        -- following references of references (the top constraints: those of
+        -- partitions follow their parents'), each with its partitions: rel,
+        -- att is a column to change, root the table an ALTER names.
+        CREATE TEMP TABLE chronoid_adopt_columns ON COMMIT DROP AS
+        WITH RECURSIVE cols(rel, att) AS (
+            SELECT table_name::oid, key_att
+            UNION
+            SELECT c.conrelid, c.conkey[1]
+              FROM pg_constraint c JOIN cols ON c.confrelid = cols.rel AND c.confkey = ARRAY[cols.att]
+             WHERE c.contype = 'f' AND cardinality(c.conkey) = 1 AND c.conparentid = 0
+        )
+        SELECT DISTINCT t.relid AS rel, a.attnum AS att, a.attname, cols.rel AS root
+          FROM cols
+          JOIN pg_attribute k ON k.attrelid = cols.rel AND k.attnum = cols.att
+          CROSS JOIN LATERAL (SELECT cols.rel AS relid UNION SELECT relid FROM pg_partition_tree(cols.rel)) t
+          JOIN pg_attribute a ON a.attrelid = t.relid AND a.attname = k.attname;
+
+        SELECT string_agg(DISTINCT format('%s (on %s.%I)', what, rel::regclass, attname), ', ') INTO blockers FROM (
+            SELECT CASE WHEN v.relkind = 'm' THEN 'materialized view ' || v.oid::regclass
+                        WHEN v.relkind = 'v' THEN 'view ' || v.oid::regclass
+                        ELSE 'rule ' || quote_ident(r.rulename) END AS what, c.rel, c.attname
+              FROM chronoid_adopt_columns c
+              JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = c.rel AND d.refobjsubid = c.att
+                              AND d.classid = 'pg_rewrite'::regclass
+              JOIN pg_rewrite r ON r.oid = d.objid
+              JOIN pg_class v ON v.oid = r.ev_class
+             WHERE v.oid <> c.rel OR r.rulename <> '_RETURN'
+            UNION ALL
+            SELECT 'trigger ' || quote_ident(tg.tgname), c.rel, c.attname
+              FROM chronoid_adopt_columns c
+              JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = c.rel AND d.refobjsubid = c.att
+                              AND d.classid = 'pg_trigger'::regclass
+              JOIN pg_trigger tg ON tg.oid = d.objid
+            UNION ALL
+            SELECT 'policy ' || quote_ident(p.polname), c.rel, c.attname
+              FROM chronoid_adopt_columns c
+              JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = c.rel AND d.refobjsubid = c.att
+                              AND d.classid = 'pg_policy'::regclass
+              JOIN pg_policy p ON p.oid = d.objid
+        ) b;
+        IF blockers IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot change the type of %.% to nanoflake: it is used by %', table_name, column_name, blockers
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'In one transaction: drop them, call chronoid_adopt_column() again, and create them again (their definitions: pg_get_viewdef, pg_get_ruledef, pg_get_triggerdef); or adopt the column as bigint (as_type => ''bigint''), which no object notices.';
+        END IF;
+
+        SELECT string_agg(DISTINCT format('%s.%I', c.rel::regclass, c.attname), ', ') INTO blockers
+          FROM chronoid_adopt_columns c JOIN pg_partitioned_table p ON p.partrelid = c.rel
+         WHERE c.att = ANY (p.partattrs::int2[]);
+        IF blockers IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot change the type of %.% to nanoflake: % is in a partition key', table_name, column_name, blockers
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'PostgreSQL cannot change the type of a partition key column: adopt it as bigint (as_type => ''bigint''), or create a table partitioned by a nanoflake and move the rows into it.';
+        END IF;
+
+        SELECT string_agg(DISTINCT format('%I (%s)', p.pubname, c.rel::regclass), ', ') INTO blockers
+          FROM chronoid_adopt_columns c
+          JOIN pg_class k ON k.oid = c.rel
+          JOIN pg_publication_tables p ON p.schemaname = k.relnamespace::regnamespace::name AND p.tablename = k.relname;
+        IF blockers IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot change the type of %.% to nanoflake: published by %', table_name, column_name, blockers
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      DETAIL = 'Subscribers would receive its values as nanoflake text, which a bigint column refuses and a nanoflake column changed before would read as other numbers.',
+                      HINT = 'Adopt it as bigint (as_type => ''bigint''), which subscribers receive as before; or take the tables out of the publication, adopt on the publisher and each subscriber, and add them back (docs/adopting.md).';
+        END IF;
+
+        SELECT string_agg(format('%I on %s', c.conname, c.conrelid::regclass), ', ') INTO blockers
+          FROM pg_constraint c JOIN chronoid_adopt_columns k ON c.confrelid = k.rel AND k.att = ANY (c.confkey)
+         WHERE c.contype = 'f' AND cardinality(c.conkey) > 1 AND c.conparentid = 0;
+        IF blockers IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot change the type of %.% to nanoflake: the multi-column foreign keys % reference it', table_name, column_name, blockers
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      HINT = 'Adopt it as bigint (as_type => ''bigint''), or change those columns by hand.';
+        END IF;
+
+        FOR columns_to_change IN
+            SELECT c.rel::regclass AS rel, string_agg(format('ALTER COLUMN %I TYPE %s USING %I::%s', c.attname, nanoflake_type, c.attname, nanoflake_type), ', ' ORDER BY c.att) AS alters
+              FROM chronoid_adopt_columns c WHERE c.rel = c.root
+             GROUP BY c.rel ORDER BY c.rel = table_name::oid DESC, c.rel::regclass::text
+        LOOP
+            statements := statements || format('ALTER TABLE %s %s', columns_to_change.rel, columns_to_change.alters);
+        END LOOP;
+        DROP TABLE chronoid_adopt_columns;
+    END IF;
+
+    IF default_expr IS NULL OR default_expr NOT LIKE '%gen_nanoflake()%' OR (to_nanoflake AND col_type <> nanoflake_type) THEN
+        statements := statements || format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', table_name, column_name,
+            CASE WHEN to_nanoflake THEN generator ELSE generator || '::bigint' END);
+    END IF;
+    IF owned_sequence IS NOT NULL THEN
+        statements := statements || format('DROP SEQUENCE %s', owned_sequence);
+    END IF;
+
+    IF cardinality(statements) = 0 THEN
+        RAISE NOTICE '%.% already takes its values from gen_nanoflake()', table_name, column_name;
+    END IF;
+    FOREACH s IN ARRAY statements LOOP
+        IF NOT dry_run THEN
+            EXECUTE s;
+        END IF;
+        RETURN NEXT s;
+    END LOOP;
+    IF default_expr LIKE 'nextval(%' AND owned_sequence IS NULL THEN
+        RAISE NOTICE 'the sequence of % is not owned by %.%: it is kept', default_expr, table_name, column_name;
+    END IF;
+    RETURN;
+END
+$adopt$;
+COMMENT ON FUNCTION chronoid_adopt_column(regclass, name, regtype, boolean) IS
+    'Moves an existing bigint key (identity, serial, DEFAULT nextval) onto gen_nanoflake(), as bigint or as nanoflake with its foreign keys; returns the statements it ran';

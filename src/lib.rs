@@ -50,6 +50,12 @@ pgrx::extension_sql_file!(
     name = "generators",
     requires = ["uid60"]
 );
+// Moving an existing bigint key onto gen_nanoflake() (docs/adopting.md).
+pgrx::extension_sql_file!(
+    "../sql/adopt.sql",
+    name = "adopt",
+    requires = ["generators"]
+);
 
 /// Every setting chronoid defines, by the file that owns it: the table is
 /// composed here, apart from the machinery (`pg::guc`), as PostgreSQL's
