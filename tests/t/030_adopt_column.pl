@@ -86,6 +86,8 @@ sql(q{CREATE TABLE big (id bigint PRIMARY KEY); INSERT INTO big VALUES (1), (461
       CREATE TRIGGER t BEFORE UPDATE ON triggered FOR EACH ROW WHEN (OLD.id <> NEW.id) EXECUTE FUNCTION noop();
       CREATE TABLE pair_parent (id bigserial, k int, PRIMARY KEY (id, k));
       CREATE TABLE pair_child (pid bigint, k int, FOREIGN KEY (pid, k) REFERENCES pair_parent);
+      CREATE TABLE guarded (id bigserial PRIMARY KEY);
+      CREATE POLICY low ON guarded USING (id < 100);
       CREATE TABLE published (id bigserial PRIMARY KEY);
       CREATE PUBLICATION just_one FOR TABLE published;});
 refused($pub, q{SELECT chronoid_adopt_column('big', 'id')}, '22003',
@@ -103,6 +105,8 @@ refused($pub, q{SELECT chronoid_adopt_column('ruled', 'id', 'nanoflake')}, '5500
 	qr/rule log_it \(on public\.ruled\.id\)/, 'a rule refuses a change of type');
 refused($pub, q{SELECT chronoid_adopt_column('triggered', 'id', 'nanoflake')}, '55000',
 	qr/trigger t \(on public\.triggered\.id\)/, 'a trigger on the column refuses a change of type');
+refused($pub, q{SELECT chronoid_adopt_column('guarded', 'id', 'nanoflake')}, '55000',
+	qr/policy low \(on public\.guarded\.id\)/, 'a row-level policy on the column refuses a change of type');
 refused($pub, q{SELECT chronoid_adopt_column('pair_parent', 'id', 'nanoflake')}, '55000',
 	qr/multi-column foreign keys pair_child_pid_k_fkey on public\.pair_child/, 'a multi-column foreign key refuses');
 refused($pub, q{SELECT chronoid_adopt_column('published', 'id', 'nanoflake')}, '55000',
