@@ -10,7 +10,7 @@ are the chronoid-formats crate's, the code the server runs.
 
 One call per driver: ``chronoid.psycopg.register_chronoid(conn)``,
 ``chronoid.psycopg2``, ``chronoid.asyncpg``, ``chronoid.pg8000``; column types
-in ``chronoid.sqlalchemy`` and ``chronoid.django``.
+in ``chronoid.sqlalchemy``, ``chronoid.django`` and ``chronoid.peewee``.
 """
 
 from ._values import (

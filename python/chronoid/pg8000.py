@@ -4,6 +4,7 @@ parameters. pg8000 speaks text."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from ._values import TYPES, ChronoidValue
@@ -11,22 +12,30 @@ from ._values import TYPES, ChronoidValue
 __all__ = ["register_chronoid"]
 
 
-def _run(conn: Any, sql: str, name: str) -> Any:
+# One statement, without parameters, so that pg8000 sends it as a simple
+# query: a parameterized one goes out as Parse, Describe and Bind with a
+# Sync after each, and behind PgBouncer in transaction mode, outside a
+# transaction, those may reach different server connections (and bind
+# another client's unnamed statement).
+_LOOKUP = ("SELECT n.name, t.oid, t.typarray FROM (VALUES "
+           + ", ".join(f"('{name}')" for name in TYPES)
+           + ") AS n(name) LEFT JOIN pg_type t ON t.oid = to_regtype(n.name)")
+
+
+def _lookup(conn: Any) -> list[Any]:
     if hasattr(conn, "run"):  # pg8000.native.Connection
-        rows = conn.run(sql, name=name)
-    else:  # pg8000.dbapi.Connection
-        cur = conn.cursor()
-        cur.execute(sql.replace(":name", "%s"), (name,))
-        rows = cur.fetchall()
-    return rows[0] if rows else None
+        return list(conn.run(_LOOKUP))
+    cur = conn.cursor()  # pg8000.dbapi.Connection
+    cur.execute(_LOOKUP)
+    return list(cur.fetchall())
 
 
 def register_chronoid(conn: Any) -> None:
+    oids = {name: (oid, array_oid) for name, oid, array_oid in _lookup(conn)}
     for name, cls in TYPES.items():
-        row = _run(conn, "SELECT oid, typarray FROM pg_type WHERE oid = to_regtype(:name)", name)
-        if row is None:
+        oid, array_oid = oids[name]
+        if oid is None:
             raise LookupError(f"type {name} not found: run CREATE EXTENSION chronoid in this database")
-        oid, array_oid = row
 
         def load(text: str, cls: type[ChronoidValue] = cls) -> ChronoidValue:
             return cls.from_text(text)
@@ -42,3 +51,8 @@ def register_chronoid(conn: Any) -> None:
         conn.register_in_adapter(oid, load)
         conn.register_in_adapter(array_oid, load_array)
         conn.register_out_adapter(cls, str)
+    # pg8000 writes an array parameter's elements through its own
+    # array_out, which quotes only the strings that need it: a value spelt
+    # like NULL (uid60 has one) must be quoted too, or it arrives as SQL NULL.
+    converters = importlib.import_module("pg8000.converters")
+    converters.array_out.register(ChronoidValue)(lambda v: converters.array_string_escape(str(v)))

@@ -122,6 +122,9 @@ def test_pg8000(url: str) -> None:
         assert arrays == [[v, None] for v in VALUES]
         tricky = Uid60("NULL")  # an array's text quotes an element spelt like NULL
         assert native.run("SELECT ARRAY[:u::uid60]", u=tricky)[0] == [[tricky]]
+        # and so does one sent in an array parameter: unquoted, NULL would be SQL NULL
+        assert native.run("SELECT :a::uid60[]", a=[tricky, None, VALUES[4]])[0] == [[tricky, None, VALUES[4]]]
+        assert native.run("SELECT :a::nanoflake[]", a=[VALUES[0]])[0] == [[VALUES[0]]]
         # COPY (text) in and out
         native.run("CREATE TEMP TABLE five (nf nanoflake, s scru160, ck codokey, c caloriosa, u uid60)")
         native.run("COPY five FROM STDIN", stream=io.BytesIO(("\t".join(map(str, VALUES)) + "\n").encode()))

@@ -15,7 +15,7 @@ BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
 
 
 def test_the_readme_has_examples() -> None:
-    assert len(BLOCKS) >= 11
+    assert len(BLOCKS) >= 12
 
 
 @pytest.mark.parametrize("n", range(len(BLOCKS)))
