@@ -94,7 +94,7 @@ CREATE FUNCTION chronoid_adopt_column(
     as_type regtype DEFAULT 'bigint',
     dry_run boolean DEFAULT false)
 RETURNS SETOF text
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $adopt$
 DECLARE
@@ -112,14 +112,33 @@ DECLARE
     blockers text;
     statements text[] := '{}';
     columns_to_change record;
-    fk record;
     s text;
 BEGIN
+    IF table_name IS NULL OR column_name IS NULL OR as_type IS NULL OR dry_run IS NULL THEN
+        RAISE EXCEPTION 'chronoid_adopt_column() takes no NULL argument'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    -- The check of the existing values reads them under the lock: a snapshot
+    -- taken before it (REPEATABLE READ, SERIALIZABLE) would miss rows
+    -- committed while the lock was awaited.
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'chronoid_adopt_column() runs in a READ COMMITTED transaction, not %', current_setting('transaction_isolation')
+            USING ERRCODE = 'invalid_transaction_state',
+                  HINT = 'Its check that every existing value sorts below the first new ID needs a snapshot taken after its lock.';
+    END IF;
     IF as_type NOT IN ('bigint'::regtype, nanoflake_type) THEN
         RAISE EXCEPTION 'chronoid_adopt_column() adopts a column as bigint or nanoflake, not %', as_type
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     to_nanoflake := as_type = nanoflake_type;
+
+    IF (SELECT relkind FROM pg_class WHERE oid = table_name) NOT IN ('r', 'p') THEN
+        RAISE EXCEPTION '% is not a table', table_name USING ERRCODE = 'wrong_object_type';
+    END IF;
+    -- The whole change under one lock, taken before the column and its
+    -- values are read: no row with an old sequence's value, and no other
+    -- adoption, can come between the checks and the change.
+    EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', table_name);
 
     SELECT a.attnum, a.atttypid::regtype, a.attidentity, pg_get_expr(d.adbin, d.adrelid)
       INTO key_att, col_type, identity, default_expr
@@ -128,9 +147,6 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'column "%" of relation % does not exist', column_name, table_name
             USING ERRCODE = 'undefined_column';
-    END IF;
-    IF (SELECT relkind FROM pg_class WHERE oid = table_name) NOT IN ('r', 'p') THEN
-        RAISE EXCEPTION '% is not a table', table_name USING ERRCODE = 'wrong_object_type';
     END IF;
     IF (SELECT relispartition FROM pg_class WHERE oid = table_name) THEN
         RAISE EXCEPTION '% is a partition', table_name
@@ -148,14 +164,10 @@ BEGIN
                   HINT = 'A nanoflake needs 64 bits: change the column to bigint first (ALTER TABLE ... ALTER COLUMN ... TYPE bigint).';
     END IF;
 
-    -- The whole change under one lock, taken before the values are read: no
-    -- row with an old sequence's value can arrive after the check below.
-    EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', table_name);
-
     -- Where the column's values come from now.
     IF identity <> '' THEN
         statements := statements || format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', table_name, column_name);
-    ELSIF default_expr IS NULL OR default_expr LIKE '%gen_nanoflake()%' THEN
+    ELSIF default_expr IS NULL OR default_expr IN (generator, format('(%s)::bigint', generator)) THEN
         NULL;
     ELSIF default_expr LIKE 'nextval(%' THEN
         owned_sequence := pg_get_serial_sequence(table_name::text, column_name)::regclass;
@@ -193,23 +205,32 @@ BEGIN
         IF identity = '' AND default_expr IS NOT NULL THEN
             statements := statements || format('ALTER TABLE %s ALTER COLUMN %I DROP DEFAULT', table_name, column_name);
         END IF;
-        -- The key and every single-column foreign key that references it,
-        -- following references of references (the top constraints: those of
-        -- partitions follow their parents'), each with its partitions: rel,
-        -- att is a column to change, root the table an ALTER names.
+        -- The key and every single-column foreign key that references it or
+        -- one of its partitions or inheritance children, following
+        -- references of references (the top constraints: those of
+        -- partitions follow their parents'), each with its partitions and
+        -- children: rel, att is a column to change, root the table an ALTER
+        -- names.
         CREATE TEMP TABLE chronoid_adopt_columns ON COMMIT DROP AS
-        WITH RECURSIVE cols(rel, att) AS (
+        WITH RECURSIVE tree(rel, top) AS (
+            SELECT oid, oid FROM pg_class WHERE relkind IN ('r', 'p')
+            UNION ALL
+            SELECT i.inhrelid, tree.top FROM pg_inherits i JOIN tree ON i.inhparent = tree.rel
+        ), cols(rel, att) AS (
             SELECT table_name::oid, key_att
             UNION
             SELECT c.conrelid, c.conkey[1]
-              FROM pg_constraint c JOIN cols ON c.confrelid = cols.rel AND c.confkey = ARRAY[cols.att]
-             WHERE c.contype = 'f' AND cardinality(c.conkey) = 1 AND c.conparentid = 0
+              FROM cols
+              JOIN pg_attribute k ON k.attrelid = cols.rel AND k.attnum = cols.att
+              JOIN tree t ON t.top = cols.rel
+              JOIN pg_constraint c ON c.confrelid = t.rel AND c.contype = 'f' AND cardinality(c.conkey) = 1 AND c.conparentid = 0
+              JOIN pg_attribute r ON r.attrelid = c.confrelid AND r.attnum = c.confkey[1] AND r.attname = k.attname
         )
-        SELECT DISTINCT t.relid AS rel, a.attnum AS att, a.attname, cols.rel AS root
+        SELECT DISTINCT t.rel, a.attnum AS att, a.attname, cols.rel AS root
           FROM cols
           JOIN pg_attribute k ON k.attrelid = cols.rel AND k.attnum = cols.att
-          CROSS JOIN LATERAL (SELECT cols.rel AS relid UNION SELECT relid FROM pg_partition_tree(cols.rel)) t
-          JOIN pg_attribute a ON a.attrelid = t.relid AND a.attname = k.attname;
+          JOIN tree t ON t.top = cols.rel
+          JOIN pg_attribute a ON a.attrelid = t.rel AND a.attname = k.attname;
 
         SELECT string_agg(DISTINCT format('%s (on %s.%I)', what, rel::regclass, attname), ', ') INTO blockers FROM (
             SELECT CASE WHEN v.relkind = 'm' THEN 'materialized view ' || v.oid::regclass
@@ -233,6 +254,25 @@ BEGIN
               JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = c.rel AND d.refobjsubid = c.att
                               AND d.classid = 'pg_policy'::regclass
               JOIN pg_policy p ON p.oid = d.objid
+            UNION ALL
+            SELECT 'generated column ' || quote_ident(g.attname), c.rel, c.attname
+              FROM chronoid_adopt_columns c
+              JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = c.rel AND d.refobjsubid = c.att
+                              AND d.classid = 'pg_class'::regclass AND d.objid = c.rel AND d.objsubid > 0
+              JOIN pg_attribute g ON g.attrelid = c.rel AND g.attnum = d.objsubid AND g.attgenerated <> ''
+            UNION ALL
+            -- (before PostgreSQL 16, the expression's pg_attrdef row depends on the column)
+            SELECT 'generated column ' || quote_ident(g.attname), c.rel, c.attname
+              FROM chronoid_adopt_columns c
+              JOIN pg_depend d ON d.refclassid = 'pg_class'::regclass AND d.refobjid = c.rel AND d.refobjsubid = c.att
+                              AND d.classid = 'pg_attrdef'::regclass
+              JOIN pg_attrdef ad ON ad.oid = d.objid
+              JOIN pg_attribute g ON g.attrelid = ad.adrelid AND g.attnum = ad.adnum AND g.attgenerated <> ''
+            UNION ALL
+            SELECT CASE WHEN a.attidentity <> '' THEN 'its identity' ELSE 'its default' END, c.rel, c.attname
+              FROM chronoid_adopt_columns c JOIN pg_attribute a ON a.attrelid = c.rel AND a.attnum = c.att
+             WHERE c.rel = c.root AND NOT (c.rel = table_name AND c.att = key_att)
+               AND (a.attidentity <> '' OR a.atthasdef)
         ) b;
         IF blockers IS NOT NULL THEN
             RAISE EXCEPTION 'cannot change the type of %.% to nanoflake: it is used by %', table_name, column_name, blockers
@@ -260,6 +300,17 @@ BEGIN
                       HINT = 'Adopt it as bigint (as_type => ''bigint''), which subscribers receive as before; or take the tables out of the publication, adopt on the publisher and each subscriber, and add them back (docs/adopting.md).';
         END IF;
 
+        SELECT string_agg(DISTINCT format('%I (%s)', sub.subname, c.rel::regclass), ', ') INTO blockers
+          FROM chronoid_adopt_columns c
+          JOIN pg_subscription_rel r ON r.srrelid = c.rel
+          JOIN pg_subscription sub ON sub.oid = r.srsubid;
+        IF blockers IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot change the type of %.% to nanoflake: subscribed to by %', table_name, column_name, blockers
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      DETAIL = 'The publisher sends its values as bigint text, which a nanoflake column reads as base 36: as other numbers.',
+                      HINT = 'Adopt it as bigint (as_type => ''bigint''); or take the tables out of the publication and refresh the subscription first (docs/adopting.md).';
+        END IF;
+
         SELECT string_agg(format('%I on %s', c.conname, c.conrelid::regclass), ', ') INTO blockers
           FROM pg_constraint c JOIN chronoid_adopt_columns k ON c.confrelid = k.rel AND k.att = ANY (c.confkey)
          WHERE c.contype = 'f' AND cardinality(c.conkey) > 1 AND c.conparentid = 0;
@@ -279,26 +330,41 @@ BEGIN
         DROP TABLE chronoid_adopt_columns;
     END IF;
 
-    IF default_expr IS NULL OR default_expr NOT LIKE '%gen_nanoflake()%' OR (to_nanoflake AND col_type <> nanoflake_type) THEN
+    IF default_expr IS NULL OR default_expr NOT IN (generator, format('(%s)::bigint', generator)) OR (to_nanoflake AND col_type <> nanoflake_type) THEN
         statements := statements || format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', table_name, column_name,
             CASE WHEN to_nanoflake THEN generator ELSE generator || '::bigint' END);
     END IF;
-    IF owned_sequence IS NOT NULL THEN
+    -- An owned sequence another table's default also uses (a serial's,
+    -- copied) is kept for that table, no longer owned by this column.
+    IF owned_sequence IS NOT NULL AND EXISTS (
+        SELECT FROM pg_depend d JOIN pg_attrdef ad ON ad.oid = d.objid
+         WHERE d.classid = 'pg_attrdef'::regclass AND d.refobjid = owned_sequence
+           AND ad.adrelid NOT IN (WITH RECURSIVE tree(rel) AS (
+                   SELECT table_name::oid UNION ALL
+                   SELECT i.inhrelid FROM pg_inherits i JOIN tree ON i.inhparent = tree.rel)
+               SELECT rel FROM tree)) THEN
+        statements := statements || format('ALTER SEQUENCE %s OWNED BY NONE', owned_sequence);
+        RAISE NOTICE 'the sequence % is also used by another table''s default: it is kept', owned_sequence;
+    ELSIF owned_sequence IS NOT NULL THEN
         statements := statements || format('DROP SEQUENCE %s', owned_sequence);
     END IF;
 
     IF cardinality(statements) = 0 THEN
         RAISE NOTICE '%.% already takes its values from gen_nanoflake()', table_name, column_name;
     END IF;
+    IF default_expr LIKE 'nextval(%' AND owned_sequence IS NULL THEN
+        RAISE NOTICE 'the sequence of % is not owned by %.%: it is kept', default_expr, table_name, column_name;
+    END IF;
+    -- PostgreSQL rebuilds the indexes and constraints over a changed column
+    -- from their text (a CHECK (id > 0), a partial index): it must find
+    -- nanoflake's operators, which live in chronoid's schema.
+    PERFORM set_config('search_path', 'pg_catalog, @extschema@, pg_temp', true);
     FOREACH s IN ARRAY statements LOOP
         IF NOT dry_run THEN
             EXECUTE s;
         END IF;
         RETURN NEXT s;
     END LOOP;
-    IF default_expr LIKE 'nextval(%' AND owned_sequence IS NULL THEN
-        RAISE NOTICE 'the sequence of % is not owned by %.%: it is kept', default_expr, table_name, column_name;
-    END IF;
     RETURN;
 END
 $adopt$;
