@@ -41,8 +41,14 @@ is($out, '0', 'the node id is unchanged');
 is($node->safe_psql('chronoid_sec', q{
 	SELECT count(*) FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid JOIN pg_language l ON l.oid = p.prolang
 	WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND d.deptype = 'e'
+	  AND d.classid = 'pg_proc'::regclass AND l.lanname NOT IN ('c', 'internal')
+	  AND NOT coalesce(p.proconfig @> ARRAY['search_path=pg_catalog, pg_temp'], false)}),
+	'0', 'every extension function is LANGUAGE C or internal, or pins its search_path to pg_catalog, pg_temp (no body to redirect through search_path)');
+is($node->safe_psql('chronoid_sec', q{
+	SELECT string_agg(p.oid::regprocedure::text, ', ') FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid JOIN pg_language l ON l.oid = p.prolang
+	WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'chronoid') AND d.deptype = 'e'
 	  AND d.classid = 'pg_proc'::regclass AND l.lanname NOT IN ('c', 'internal')}),
-	'0', 'every extension function is LANGUAGE C or internal (no SQL body to redirect through search_path)');
+	'chronoid_adopt_column(regclass,name,regtype,boolean)', 'the one that pins it is chronoid_adopt_column(), which runs as its caller (SECURITY INVOKER)');
 # Objects created by the trusted install belong to the bootstrap superuser,
 # not to the installing user, who therefore cannot redefine them.
 is($node->safe_psql('chronoid_sec', q{
