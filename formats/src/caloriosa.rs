@@ -119,9 +119,10 @@ impl Caloriosa {
 
 /// Caloriosa's own code (the Go library `Caloriosa/core`) writes the same
 /// 11 digits with the alphabet `0-9A-Za-z`: every name it makes is the exact
-/// ASCII case-swap of this type's text, and many of them also parse here as a
-/// different device. These read and write that spelling explicitly; the
-/// type's text stays the seed's.
+/// ASCII case-swap of this type's text. None of them parses here: its first
+/// letter (`A`-`L`) counts 36 or more in this alphabet, which overflows 64
+/// bits. These read and write that spelling explicitly; the type's text
+/// stays the seed's.
 impl Caloriosa {
     /// A name as `Caloriosa/core` writes it.
     pub fn encode_core_name(self) -> [u8; TEXT_LEN] {
