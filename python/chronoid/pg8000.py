@@ -22,6 +22,14 @@ _LOOKUP = ("SELECT n.name, t.oid, t.typarray FROM (VALUES "
            + ") AS n(name) LEFT JOIN pg_type t ON t.oid = to_regtype(n.name)")
 
 
+# pg8000 writes an array parameter's elements through its own array_out (a
+# singledispatch function of the module, not of a connection), which quotes
+# only the strings that need it: a value spelt like NULL (uid60 has one) must
+# be quoted too, or it arrives as SQL NULL. Registered once, at import.
+_converters: Any = importlib.import_module("pg8000.converters")
+_converters.array_out.register(ChronoidValue)(lambda v: _converters.array_string_escape(str(v)))
+
+
 def _lookup(conn: Any) -> list[Any]:
     if hasattr(conn, "run"):  # pg8000.native.Connection
         return list(conn.run(_LOOKUP))
@@ -51,8 +59,3 @@ def register_chronoid(conn: Any) -> None:
         conn.register_in_adapter(oid, load)
         conn.register_in_adapter(array_oid, load_array)
         conn.register_out_adapter(cls, str)
-    # pg8000 writes an array parameter's elements through its own
-    # array_out, which quotes only the strings that need it: a value spelt
-    # like NULL (uid60 has one) must be quoted too, or it arrives as SQL NULL.
-    converters = importlib.import_module("pg8000.converters")
-    converters.array_out.register(ChronoidValue)(lambda v: converters.array_string_escape(str(v)))
