@@ -104,6 +104,7 @@ DECLARE
     col_type regtype;
     identity "char";
     default_expr text;
+    default_is_generator boolean;
     owned_sequence regclass;
     to_nanoflake boolean;
     max_existing bigint;
@@ -148,6 +149,8 @@ BEGIN
         RAISE EXCEPTION 'column "%" of relation % does not exist', column_name, table_name
             USING ERRCODE = 'undefined_column';
     END IF;
+    -- The two forms an adopted column's default takes.
+    default_is_generator := coalesce(default_expr IN (generator, format('(%s)::bigint', generator)), false);
     IF (SELECT relispartition FROM pg_class WHERE oid = table_name) THEN
         RAISE EXCEPTION '% is a partition', table_name
             USING ERRCODE = 'object_not_in_prerequisite_state',
@@ -167,7 +170,7 @@ BEGIN
     -- Where the column's values come from now.
     IF identity <> '' THEN
         statements := statements || format('ALTER TABLE %s ALTER COLUMN %I DROP IDENTITY', table_name, column_name);
-    ELSIF default_expr IS NULL OR default_expr IN (generator, format('(%s)::bigint', generator)) THEN
+    ELSIF default_expr IS NULL OR default_is_generator THEN
         NULL;
     ELSIF default_expr LIKE 'nextval(%' THEN
         owned_sequence := pg_get_serial_sequence(table_name::text, column_name)::regclass;
@@ -330,7 +333,7 @@ BEGIN
         DROP TABLE chronoid_adopt_columns;
     END IF;
 
-    IF default_expr IS NULL OR default_expr NOT IN (generator, format('(%s)::bigint', generator)) OR (to_nanoflake AND col_type <> nanoflake_type) THEN
+    IF NOT default_is_generator OR (to_nanoflake AND col_type <> nanoflake_type) THEN
         statements := statements || format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', table_name, column_name,
             CASE WHEN to_nanoflake THEN generator ELSE generator || '::bigint' END);
     END IF;
