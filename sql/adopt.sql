@@ -15,7 +15,8 @@
 --
 -- It refuses, before changing anything, what would go wrong later: a key
 -- whose existing values do not all sort below the first new ID (22003), a
--- column that is not bigint (42804), a default that is not a sequence's
+-- column that is not bigint (42804), a key kept bigint that a smallint or
+-- integer column references (42804), a default that is not a sequence's
 -- (55000), and for a change of type the objects PostgreSQL cannot carry
 -- across one (views, rules, triggers and policies on a column, a column in a
 -- partition key, a published table, a multi-column foreign key: 55000 with
@@ -132,6 +133,37 @@ BEGIN
         RAISE EXCEPTION 'column "%" of % holds negative values (the least is %), which no nanoflake is', column_name, table_name, min_existing
             USING ERRCODE = 'numeric_value_out_of_range',
                   HINT = 'Adopt it as bigint (as_type => ''bigint''), which keeps the existing values as they are.';
+    END IF;
+
+    -- A key kept bigint takes IDs near 2^60: a smallint or integer column
+    -- that references it (or references such a reference) could store none
+    -- of them, and the first row pointing at a new ID would fail with 22003.
+    -- (A change of type changes those columns too, and is not concerned.)
+    IF NOT to_nanoflake THEN
+        WITH RECURSIVE tree(rel, top) AS (
+            SELECT oid, oid FROM pg_class WHERE relkind IN ('r', 'p')
+            UNION ALL
+            SELECT i.inhrelid, tree.top FROM pg_inherits i JOIN tree ON i.inhparent = tree.rel
+        ), cols(rel, att) AS (
+            SELECT table_name::oid, key_att
+            UNION
+            SELECT c.conrelid, c.conkey[1]
+              FROM cols
+              JOIN pg_attribute k ON k.attrelid = cols.rel AND k.attnum = cols.att
+              JOIN tree t ON t.top = cols.rel
+              JOIN pg_constraint c ON c.confrelid = t.rel AND c.contype = 'f' AND cardinality(c.conkey) = 1 AND c.conparentid = 0
+              JOIN pg_attribute r ON r.attrelid = c.confrelid AND r.attnum = c.confkey[1] AND r.attname = k.attname
+        )
+        SELECT string_agg(DISTINCT format('%s.%I (%s)', a.attrelid::regclass, a.attname, format_type(a.atttypid, a.atttypmod)), ', ')
+          INTO blockers
+          FROM cols JOIN pg_attribute a ON a.attrelid = cols.rel AND a.attnum = cols.att
+         WHERE a.atttypid IN ('smallint'::regtype, 'integer'::regtype);
+        IF blockers IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot adopt %.%: foreign keys too narrow for its new IDs reference it: %', table_name, column_name, blockers
+                USING ERRCODE = 'datatype_mismatch',
+                      DETAIL = format('New IDs (%s and up) do not fit in smallint or integer: a row that references one would fail with 22003.', first_new),
+                      HINT = 'Change each referencing column to bigint first (ALTER TABLE ... ALTER COLUMN ... TYPE bigint), then adopt.';
+        END IF;
     END IF;
 
     IF to_nanoflake AND col_type <> nanoflake_type THEN

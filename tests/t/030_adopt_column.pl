@@ -131,6 +131,26 @@ refused($pub, q{SELECT chronoid_adopt_column('orders', 'id', 'uuid')}, '22023',
 	qr/adopts a column as bigint or nanoflake, not uuid/, 'a third type is refused (22023)');
 refused($pub, q{SELECT chronoid_adopt_column('orders', 'nope')}, '42703',
 	qr/column "nope" of relation public.orders does not exist/, 'a missing column (42703)');
+# A key kept bigint that an integer (or smallint) column references, directly
+# or through a reference of a reference: its new IDs could never be referenced.
+sql(q{CREATE TABLE int_orders (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY);
+      CREATE TABLE int_lines (id bigserial PRIMARY KEY, order_id integer REFERENCES int_orders, UNIQUE (order_id, id));
+      INSERT INTO int_orders SELECT FROM generate_series(1, 1000);
+      INSERT INTO int_lines (order_id) SELECT g FROM generate_series(1, 1000) g;
+      CREATE TABLE small_orders (id bigserial PRIMARY KEY);
+      CREATE TABLE small_mid (order_id bigint PRIMARY KEY REFERENCES small_orders);
+      CREATE TABLE small_leaf (order_id smallint REFERENCES small_mid);});
+refused($pub, q{SELECT chronoid_adopt_column('int_orders', 'id')}, '42804',
+	qr/foreign keys too narrow for its new IDs reference it: public\.int_lines\.order_id \(integer\)/,
+	'a key kept bigint that an integer column references is refused (42804), naming the column');
+refused($pub, q{SELECT chronoid_adopt_column('small_orders', 'id')}, '42804',
+	qr/public\.small_leaf\.order_id \(smallint\)/, '... and a smallint reference of a reference');
+is(sql(q{SELECT attidentity FROM pg_attribute WHERE attrelid = 'int_orders'::regclass AND attname = 'id'}), 'a',
+	'the refused key keeps its identity');
+sql(q{ALTER TABLE int_lines ALTER COLUMN order_id TYPE bigint});
+is(sql(q{SELECT count(*) FROM chronoid_adopt_column('int_orders', 'id')}), '2', 'once the reference is bigint, the key is adopted');
+is(sql(q{WITH o AS (INSERT INTO int_orders DEFAULT VALUES RETURNING id) INSERT INTO int_lines (order_id) SELECT id FROM o RETURNING order_id > 2147483647}),
+	't', 'and a line references the first new order');
 refused($pub, q{SELECT chronoid_adopt_column('order_notes', 'id')}, '42809',
 	qr/public.order_notes is not a table/, 'a view is not a table (42809)');
 my %after = map { $_ => sql("SELECT count(*), sum(id) FROM $_") } qw(orders lines kept serials plain events by_id);
