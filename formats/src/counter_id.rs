@@ -19,7 +19,7 @@
 //! ```
 
 use super::clock::Clock;
-use super::ticker::{ClockBehind, Tick, TickError, TickRange, Ticker, WrappingTicker};
+use super::ticker::{ClockBehind, Tick, TickError, TickRange, Ticker, WrappingTicker, MAX_TICK_MS};
 
 /// How long a generator waits for a clock that was stepped back behind the
 /// ticker's last millisecond before it gives up. It covers a reservation
@@ -38,6 +38,17 @@ pub trait TickSource {
         clock: &mut impl Clock,
         max_wait_ms: u64,
         range: TickRange,
+    ) -> Result<Tick, TickError> {
+        self.next_tick_below(clock, max_wait_ms, range, u64::MAX)
+    }
+    /// As `next_tick`, taking the pair only if its millisecond lies below
+    /// `below_ms`; otherwise [`TickError::Uncovered`], and nothing moved.
+    fn next_tick_below(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+        below_ms: u64,
     ) -> Result<Tick, TickError>;
     /// From now on hand out only pairs at or above `mark_ms`.
     fn resume_above(&self, mark_ms: u64);
@@ -49,13 +60,14 @@ pub trait TickSource {
 }
 
 impl<const SEQ_BITS: u32> TickSource for Ticker<SEQ_BITS> {
-    fn next_tick(
+    fn next_tick_below(
         &self,
         clock: &mut impl Clock,
         max_wait_ms: u64,
         range: TickRange,
+        below_ms: u64,
     ) -> Result<Tick, TickError> {
-        self.next_in(clock, max_wait_ms, range)
+        self.next_below(clock, max_wait_ms, range, below_ms)
     }
     fn resume_above(&self, mark_ms: u64) {
         Ticker::resume_above(self, mark_ms)
@@ -69,13 +81,14 @@ impl<const SEQ_BITS: u32> TickSource for Ticker<SEQ_BITS> {
 }
 
 impl<const BITS: u32> TickSource for WrappingTicker<BITS> {
-    fn next_tick(
+    fn next_tick_below(
         &self,
         clock: &mut impl Clock,
         max_wait_ms: u64,
         range: TickRange,
+        below_ms: u64,
     ) -> Result<Tick, TickError> {
-        self.next_in(clock, max_wait_ms, range)
+        self.next_below(clock, max_wait_ms, range, below_ms)
     }
     fn resume_above(&self, mark_ms: u64) {
         WrappingTicker::resume_above(self, mark_ms)
@@ -105,6 +118,10 @@ pub enum GenerateError {
     /// The pair this call waited for was given up (an operator moved the
     /// generator's ticker meanwhile), again and again.
     Abandoned,
+    /// The clock reads past the last millisecond any ticker counts
+    /// (`last_unix_ms`, 2248-09-26), though the format's field, under a late
+    /// epoch, would still hold it.
+    PastTickerRange { unix_ms: u64, last_unix_ms: u64 },
 }
 
 /// A format of the shape above. Implementors give the layout; the provided
@@ -157,10 +174,23 @@ pub trait CounterId: Copy + Ord {
                     epoch_unix_ms,
                     now_unix_ms: clock_ms,
                 },
+                // The range was cut short by what a ticker holds, not by the
+                // format (an epoch late enough that its bits reach past 2248).
+                TickError::PastRange { unix_ms }
+                    if range.last_ms == MAX_TICK_MS
+                        && i128::from(epoch_unix_ms) + i128::from(Self::MAX_TIMESTAMP)
+                            > i128::from(MAX_TICK_MS) =>
+                {
+                    GenerateError::PastTickerRange {
+                        unix_ms,
+                        last_unix_ms: MAX_TICK_MS,
+                    }
+                }
                 TickError::PastRange { unix_ms } => GenerateError::TimestampOverflow {
                     ms_since_epoch: (i128::from(unix_ms) - i128::from(epoch_unix_ms)) as u64,
                 },
-                TickError::Abandoned => GenerateError::Abandoned,
+                // (A covered source takes no pair it cannot cover: it waits.)
+                TickError::Abandoned | TickError::Uncovered { .. } => GenerateError::Abandoned,
             })?;
         // In range, so at or after the epoch.
         let since = (i128::from(tick.unix_ms) - i128::from(epoch_unix_ms)) as u64;
@@ -189,6 +219,27 @@ mod tests {
     use crate::clock::FakeClock;
     use crate::nanoflake::{Nanoflake, NanoflakeTicker};
     use crate::uid60::{self, Uid60, Uid60Ticker};
+
+    /// Issue 40: under an epoch whose bits reach past 2248, the limit met is
+    /// the ticker's, and the error says so (not "does not fit").
+    #[test]
+    fn past_the_tickers_range_under_a_late_epoch_says_so() {
+        use crate::ticker::MAX_TICK_MS;
+        let epoch = 7_258_118_400_000; // 2200-01-01
+        let t = NanoflakeTicker::new();
+        let mut c = FakeClock::at(MAX_TICK_MS);
+        assert!(Nanoflake::generate(&t, &mut c, epoch, 1).is_ok());
+        c.now_ms = MAX_TICK_MS + 1;
+        let last = t.last_tick();
+        assert_eq!(
+            Nanoflake::generate(&t, &mut c, epoch, 1),
+            Err(GenerateError::PastTickerRange {
+                unix_ms: MAX_TICK_MS + 1,
+                last_unix_ms: MAX_TICK_MS
+            })
+        );
+        assert_eq!(t.last_tick(), last);
+    }
 
     /// At, one past, and far past the last millisecond a format holds: the
     /// last is made, the others refused, and the ticker does not move for

@@ -60,6 +60,16 @@ pub const RESERVATION_WINDOW_MS: u64 = 1000;
 /// covers the last millisecond a ticker hands out ([`MAX_TICK_MS`]).
 pub const MAX_MARK_MS: u64 = MAX_TICK_MS + 1;
 
+/// The mark of a generator whose marks were lost: a server that started
+/// without `chronoid.marks`, on a cluster that had run (a backup restored
+/// without it, a file deleted), and whose WAL replayed no mark. It covers
+/// no pair, no reservation ever makes it (they lie a window above a
+/// clock), an operator cannot set it, and a replayed mark replaces it: the
+/// generator refuses until an operator sets its mark, or a record brings
+/// one. Kept in the file and the records as any mark is, so that a restart
+/// or a standby is as lost as the server was.
+pub const LOST_MARK_MS: u64 = 1;
+
 /// Unix milliseconds below which every pair handed out lies; 0 before the
 /// first reservation. It only rises, except when an operator moves it
 /// ([`HighWaterMark::set`]).
@@ -77,7 +87,8 @@ impl HighWaterMark {
     }
 
     pub fn get(&self) -> u64 {
-        self.mark_ms.load(Ordering::Acquire)
+        // SeqCst: read after a ticker's swap ([`next_covered`]).
+        self.mark_ms.load(Ordering::SeqCst)
     }
 
     /// Whether a pair of this millisecond may be handed out now.
@@ -100,7 +111,7 @@ impl HighWaterMark {
     /// Moves the mark to `mark_ms`, down as well as up: only for an operator
     /// who has checked that no ID at or above it exists (and its replay).
     pub fn set(&self, mark_ms: u64) {
-        self.mark_ms.store(mark_ms, Ordering::Release);
+        self.mark_ms.store(mark_ms, Ordering::SeqCst);
     }
 
     /// Raises the mark to `mark_ms` (never lowers it), once that is durable,
@@ -386,11 +397,11 @@ pub fn parse_marks_file(text: &str, names: &[&str]) -> Result<MarksFile, String>
 /// server whose epoch is later by d makes, at unix ms T, the ID the other
 /// made at T - d: its mark is d later. (0, no mark, stays 0.)
 pub fn mark_under_epoch(mark_ms: u64, made_under: i64, now_under: i64) -> u64 {
-    if mark_ms == 0 {
-        return 0;
+    if mark_ms <= LOST_MARK_MS {
+        return mark_ms;
     }
     let moved = i128::from(mark_ms) + i128::from(now_under) - i128::from(made_under);
-    moved.clamp(1, i128::from(MAX_MARK_MS)) as u64
+    moved.clamp(i128::from(LOST_MARK_MS) + 1, i128::from(MAX_MARK_MS)) as u64
 }
 
 /// CRC-32C (Castagnoli), as PostgreSQL checksums its own control file.
@@ -409,30 +420,81 @@ pub fn crc32c(bytes: &[u8]) -> u32 {
     !crc
 }
 
-/// The ticker's next pair, covered by the mark: when it is not, `reserve`
-/// is called with the pair's millisecond and must return `true` only once a
-/// mark above it is durable and raised in `mark`, or `false` if the pair was
-/// given up meanwhile (an operator moved the ticker back below it: handing
-/// it out could repeat it), and the call then takes the next pair. Callers
-/// serialize `reserve` with a lock and ask [`HighWaterMark::needed_for`]
-/// again under it, since a concurrent caller may have moved the mark
-/// meanwhile.
+/// The ticker's next pair, covered by the mark. A pair the mark does not
+/// cover is not taken: `reserve` is called with its millisecond, returns
+/// once a mark above it is durable and raised in `mark` (`true`), or gives
+/// it up (`false`: an operator moved the generator meanwhile), and the call
+/// looks again, at the clock as it then reads. So a call that fails or is
+/// cancelled while it waits leaves the ticker where it was: a pair no
+/// caller received covers nothing, and moves nothing ahead (issue 40).
+///
+/// The mark can come down between its reading and the compare-and-swap that
+/// takes a pair (an operator's move, or the keeper taking back a mark that
+/// no pair needs, [`trim_to`]): the pair is then taken but not covered, and
+/// `reserve` is called for it as taken; `true` then means covered. The
+/// ticker's swap and the mark's reading after it are sequentially
+/// consistent, as are the keeper's lowering and its reading of the ticker
+/// after it: of the two, at least one sees the other.
+///
+/// Callers serialize `reserve` with a lock and ask
+/// [`HighWaterMark::needed_for`] again under it, since a concurrent caller
+/// may have moved the mark meanwhile.
 pub fn next_covered<S: TickSource + ?Sized>(
     ticker: &S,
     mark: &HighWaterMark,
     clock: &mut impl Clock,
     max_wait_ms: u64,
     range: TickRange,
+    reserve: impl FnMut(u64) -> bool,
+) -> Result<Tick, TickError> {
+    next_covered_below(ticker, mark, clock, max_wait_ms, range, u64::MAX, reserve)
+}
+
+/// As [`next_covered`], for a pair below `below_ms` only
+/// ([`TickSource::next_tick_below`]).
+pub fn next_covered_below<S: TickSource + ?Sized>(
+    ticker: &S,
+    mark: &HighWaterMark,
+    clock: &mut impl Clock,
+    max_wait_ms: u64,
+    range: TickRange,
+    below_ms: u64,
     mut reserve: impl FnMut(u64) -> bool,
 ) -> Result<Tick, TickError> {
-    for _ in 0..=MAX_ABANDONED {
-        let tick = ticker.next_tick(clock, max_wait_ms, range)?;
-        if mark.covers(tick.unix_ms) || reserve(tick.unix_ms) {
-            debug_assert!(mark.covers(tick.unix_ms), "reserve left the pair uncovered");
-            return Ok(tick);
+    let mut given_up = 0;
+    loop {
+        let limit = mark.get().min(below_ms);
+        match ticker.next_tick_below(clock, max_wait_ms, range, limit) {
+            Ok(tick) => {
+                if mark.covers(tick.unix_ms) || reserve(tick.unix_ms) {
+                    debug_assert!(mark.covers(tick.unix_ms), "reserve left the pair uncovered");
+                    return Ok(tick);
+                }
+            }
+            Err(TickError::Uncovered { unix_ms }) if unix_ms < below_ms => {
+                if reserve(unix_ms) {
+                    continue;
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        given_up += 1;
+        if given_up > MAX_ABANDONED {
+            return Err(TickError::Abandoned);
         }
     }
-    Err(TickError::Abandoned)
+}
+
+/// The mark the keeper of a generator's mark may bring `mark_ms` down to,
+/// if it lies further ahead than anything needs: more than a window above
+/// what a mark made now would be, from `needed_ms` (the later of the clock
+/// believed, the ticker's last pair, and any pair a caller waits for). A
+/// reservation made for a caller that then went away (cancelled, failed)
+/// during a forward clock glitch is such a mark; left, a restart or a
+/// failover would refuse until the clock reached it.
+pub fn trim_to(mark_ms: u64, needed_ms: u64) -> Option<u64> {
+    let to = ahead_of(needed_ms);
+    (mark_ms > LOST_MARK_MS && mark_ms > to.saturating_add(RESERVATION_WINDOW_MS)).then_some(to)
 }
 
 /// A ticker seen through its mark: a [`TickSource`] whose every pair is
@@ -447,18 +509,20 @@ pub struct Covered<'a, S, R, N> {
 }
 
 impl<S: TickSource, R: Fn(u64) -> bool, N: Fn(u64)> TickSource for Covered<'_, S, R, N> {
-    fn next_tick(
+    fn next_tick_below(
         &self,
         clock: &mut impl Clock,
         max_wait_ms: u64,
         range: TickRange,
+        below_ms: u64,
     ) -> Result<Tick, TickError> {
-        let tick = next_covered(
+        let tick = next_covered_below(
             self.ticker,
             self.mark,
             clock,
             max_wait_ms,
             range,
+            below_ms,
             &self.reserve,
         )?;
         if self.mark.due(tick.unix_ms) {
@@ -728,6 +792,96 @@ mod tests {
             |_| false,
         );
         assert_eq!(r, Err(TickError::Abandoned));
+    }
+
+    /// Issue 40: a call that waits for a mark during a forward glitch and
+    /// then fails (cancelled, no reserver) took no pair: the ticker is where
+    /// it was, and the next call at the true clock is covered at once.
+    #[test]
+    fn a_call_that_fails_while_it_waits_leaves_the_ticker_where_it_was() {
+        for ticker in [
+            &Ticker::<12>::new() as &dyn ErasedLast,
+            &WrappingTicker::<10>::new(),
+        ] {
+            let mark = HighWaterMark::new();
+            let mut c = FakeClock::at(10_000);
+            ticker.take(&mark, &mut c, &mut |ms| {
+                mark.raise(ahead_of(ms));
+                true
+            });
+            let before = ticker.last_pair();
+            c.now_ms = 10_000 + 3_600_000;
+            let mut asked = None;
+            let failed = ticker.try_take(&mark, &mut c, &mut |ms| {
+                asked = Some(ms);
+                false // as if the wait ended in an ERROR
+            });
+            assert!(failed.is_err());
+            assert_eq!(asked, Some(3_610_000));
+            assert_eq!(ticker.last_pair(), before, "no pair was taken");
+            c.now_ms = 10_100;
+            let t = ticker.take(&mark, &mut c, &mut |_| unreachable!("covered"));
+            assert_eq!(t.unix_ms, 10_100);
+        }
+    }
+
+    /// Lets one test run over both tickers.
+    trait ErasedLast {
+        fn last_pair(&self) -> Option<Tick>;
+        fn try_take(
+            &self,
+            mark: &HighWaterMark,
+            c: &mut FakeClock,
+            r: &mut dyn FnMut(u64) -> bool,
+        ) -> Result<Tick, TickError>;
+        fn take(
+            &self,
+            mark: &HighWaterMark,
+            c: &mut FakeClock,
+            r: &mut dyn FnMut(u64) -> bool,
+        ) -> Tick {
+            self.try_take(mark, c, r).unwrap()
+        }
+    }
+    impl<S: TickSource> ErasedLast for S {
+        fn last_pair(&self) -> Option<Tick> {
+            self.last_tick()
+        }
+        fn try_take(
+            &self,
+            mark: &HighWaterMark,
+            c: &mut FakeClock,
+            r: &mut dyn FnMut(u64) -> bool,
+        ) -> Result<Tick, TickError> {
+            next_covered(self, mark, c, 1000, TickRange::ALL, r)
+        }
+    }
+
+    #[test]
+    fn a_mark_far_ahead_of_every_need_is_trimmed_back_to_a_window() {
+        let now = 1_700_000_000_000;
+        assert_eq!(
+            trim_to(now + 3_600_000, now),
+            Some(now + RESERVATION_WINDOW_MS)
+        );
+        assert_eq!(
+            trim_to(now + 2 * RESERVATION_WINDOW_MS, now),
+            None,
+            "two windows: not trimmed"
+        );
+        assert_eq!(
+            trim_to(now + 2 * RESERVATION_WINDOW_MS + 1, now),
+            Some(now + 1000)
+        );
+        assert_eq!(trim_to(LOST_MARK_MS, 0), None, "a lost mark stays lost");
+        assert_eq!(trim_to(0, now), None);
+    }
+
+    #[test]
+    fn a_lost_mark_survives_an_epoch_move_and_no_moved_mark_becomes_one() {
+        assert_eq!(mark_under_epoch(LOST_MARK_MS, 0, 5_000), LOST_MARK_MS);
+        assert_eq!(mark_under_epoch(0, 0, 5_000), 0);
+        assert_eq!(mark_under_epoch(3_000, 5_000, 0), LOST_MARK_MS + 1);
     }
 
     #[test]

@@ -90,6 +90,9 @@ pub enum TickError {
     /// ([`crate::high_water::Covered`]) had the pair it waited for given up,
     /// again and again.
     Abandoned,
+    /// The next pair lies at or above the limit it was asked to stay below
+    /// (a high-water mark): it was not taken, and the ticker did not move.
+    Uncovered { unix_ms: u64 },
 }
 
 /// The pure transition: a new millisecond starts at sequence 0; within the
@@ -176,11 +179,24 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
         max_wait_ms: u64,
         range: TickRange,
     ) -> Result<Tick, TickError> {
+        self.next_below(clock, max_wait_ms, range, u64::MAX)
+    }
+
+    /// As [`Ticker::next_in`], taking the pair only if its millisecond lies
+    /// below `below_ms` ([`TickError::Uncovered`] otherwise, the ticker left
+    /// as it was).
+    pub fn next_below(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+        below_ms: u64,
+    ) -> Result<Tick, TickError> {
         advance(
             &self.last,
             clock,
             max_wait_ms,
-            range,
+            (range, below_ms),
             SEQ_BITS,
             step::<SEQ_BITS>,
         )
@@ -190,13 +206,14 @@ impl<const SEQ_BITS: u32> Ticker<SEQ_BITS> {
 
 /// Moves a packed state (its millisecond in the bits from `ms_shift` up)
 /// forward by `step` with compare-and-swap, waiting (boundedly) when `step`
-/// says so; returns the state it installed. A pair outside `range` is
-/// refused before the state moves.
+/// says so; returns the state it installed. A pair outside `range`, or at
+/// or above `below_ms`, is refused before the state moves: a pair no
+/// caller receives must leave nothing behind for a mark to cover.
 fn advance(
     state: &AtomicU64,
     clock: &mut impl Clock,
     max_wait_ms: u64,
-    range: TickRange,
+    (range, below_ms): (TickRange, u64),
     ms_shift: u32,
     step: impl Fn(u64, u64) -> Step,
 ) -> Result<u64, TickError> {
@@ -218,7 +235,12 @@ fn advance(
                         unix_ms: ms.max(clock_ms),
                     });
                 }
-                match state.compare_exchange_weak(last, packed, Ordering::AcqRel, Ordering::Acquire)
+                if ms >= below_ms {
+                    return Err(TickError::Uncovered { unix_ms: ms });
+                }
+                // SeqCst: whoever lowers a high-water mark reads the ticker
+                // after it (`high_water::next_covered` says why).
+                match state.compare_exchange_weak(last, packed, Ordering::SeqCst, Ordering::Acquire)
                 {
                     Ok(_) => return Ok(packed),
                     Err(current) => last = current,
@@ -348,11 +370,22 @@ impl<const BITS: u32> WrappingTicker<BITS> {
         max_wait_ms: u64,
         range: TickRange,
     ) -> Result<Tick, TickError> {
+        self.next_below(clock, max_wait_ms, range, u64::MAX)
+    }
+
+    /// As [`Ticker::next_below`].
+    pub fn next_below(
+        &self,
+        clock: &mut impl Clock,
+        max_wait_ms: u64,
+        range: TickRange,
+        below_ms: u64,
+    ) -> Result<Tick, TickError> {
         let packed = advance(
             &self.state,
             clock,
             max_wait_ms,
-            range,
+            (range, below_ms),
             Self::MS_SHIFT,
             Self::step,
         )?;

@@ -31,19 +31,16 @@
 //! `src/durable/` it names, never a type adapter (`src/types/`) or
 //! `src/generators.rs`.
 
-use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgLwLock, PgSqlErrorCode};
+use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgLwLock};
 
-use chronoid_formats::high_water::mark_under_epoch;
+use chronoid_formats::high_water::{mark_under_epoch, LOST_MARK_MS};
 
 use chronoid_formats::clock::Clock;
 use chronoid_formats::ticker::Tick;
 use chronoid_formats::time::format_utc_instant;
 
 use super::generator::Generator;
-use super::marks_file::{
-    bad_marks_file, flush_marks_file, fsync_data_directory, give_data_directory_mode,
-    raise_file_error, read_marks_file, write_marks_file, Flush, MARKS_FILE,
-};
+use super::marks_file::{fsync_data_directory, raise_file_error, write_marks_file, Flush};
 use super::reservation;
 use super::wal_records::{self, Record, XLOG_MARKS, XLOG_SET_MARK};
 use crate::pg::clock::BackendClock;
@@ -54,6 +51,10 @@ use crate::pg::clock::BackendClock;
 #[derive(Default)]
 pub struct DurableMarks {
     pub marks: [u64; 3],
+    /// Where the last record of the marks this server wrote ends (0: none
+    /// since start): `log_after_checkpoint` writes one when a checkpoint's
+    /// redo point has passed it.
+    pub last_record_lsn: u64,
 }
 
 // SAFETY: plain integers, valid in any process mapping them.
@@ -65,100 +66,6 @@ pub static DURABLE: PgLwLock<DurableMarks> = unsafe { PgLwLock::new(c"chronoid.d
 /// From `_PG_init` while preloading.
 pub fn request_shmem() {
     pg_shmem_init!(DURABLE);
-}
-
-/// In the postmaster, each time shared memory is (re)built
-/// (`startup.rs`): the marks in the file, moved to this server's epochs,
-/// become the durable marks, and each ticker resumes above its mark.
-pub fn load_at_startup() {
-    let name = MARKS_FILE.to_str().expect("ASCII");
-    let (marks, rewrite) = match read_marks_file() {
-        Some(file) => {
-            let made_under = file
-                .epochs
-                .clone()
-                .unwrap_or_else(|| Generator::epochs().to_vec());
-            let marks = Generator::ALL.map(|g| {
-                let i = g as usize;
-                mark_under_epoch(file.marks[i], made_under[i], g.epoch())
-            });
-            for g in Generator::ALL {
-                let i = g as usize;
-                if made_under[i] != g.epoch() && file.marks[i] > 0 {
-                    pgrx::log!(
-                        "chronoid: file \"{name}\" was written under {} epoch {}; this server's is {}: \
-                         its high-water mark moves from {} to {} so that no ID repeats one made under the other",
-                        g.name(),
-                        format_utc_instant(made_under[i]),
-                        format_utc_instant(g.epoch()),
-                        format_utc_instant(file.marks[i] as i64),
-                        format_utc_instant(marks[i] as i64)
-                    );
-                }
-            }
-            // A file of 0.5.0's form, or one whose marks moved, is written
-            // anew in this server's terms.
-            (
-                marks,
-                file.epochs.is_none() || marks != file.marks.as_slice(),
-            )
-        }
-        None => {
-            if crate::pg::control::cluster_is_new() != Some(true) {
-                missing_marks_file_warning(name);
-            }
-            // From now on a missing file says it was lost.
-            ([0; 3], true)
-        }
-    };
-    *DURABLE.exclusive() = DurableMarks { marks };
-    Generator::note_durable(&marks);
-    // What was read is what generators resume above: make sure it is on
-    // disk (a standby's redo may have left it to the reserver's flush).
-    let flushed = if rewrite {
-        write_marks_file(&marks, Flush::Now)
-    } else {
-        flush_marks_file()
-    };
-    if let Err(e) = flushed {
-        bad_marks_file(format!("could not write file \"{name}\": {e}"));
-    }
-    // A file whose mode cannot be changed (another owner) still serves.
-    if let Err(e) = give_data_directory_mode() {
-        pgrx::warning!(
-            "chronoid: could not give file \"{name}\" the data directory's mode: {e}; a backup made by the group may miss it"
-        );
-    }
-    for g in Generator::ALL {
-        g.mark().raise(marks[g as usize]);
-        g.ticker().resume_above(marks[g as usize]);
-    }
-    log_marks("at start");
-}
-
-/// A cluster that is not new starts without its marks: they were lost (a
-/// backup or copy without the file), and the generators start from the
-/// clock.
-fn missing_marks_file_warning(name: &str) {
-    pgrx::pg_sys::panic::ErrorReport::new(
-        PgSqlErrorCode::ERRCODE_UNDEFINED_FILE,
-        format!(
-            "chronoid: file \"{name}\" is missing: the generators' high-water marks start from 0"
-        ),
-        "chronoid",
-    )
-    .set_detail(
-        "gen_nanoflake(), gen_caloriosa() and gen_uid60() now rely on the clock alone: an ID \
-         made before, by this cluster or the primary it was copied from, can repeat if the \
-         clock reads earlier than it.",
-    )
-    .set_hint(
-        "Stop the server and restore chronoid.marks from the data directory it was copied \
-         from (a backup must include it; pg_upgrade does not copy it), or set each mark \
-         above the IDs already made with chronoid_set_high_water_mark(). If no chronoid \
-         generator ever ran on this cluster or its primary, nothing was lost.",
-    )
-    .report(pgrx::PgLogLevel::WARNING);
 }
 
 /// Writes the durable marks again and flushes them: after a failed fsync
@@ -179,9 +86,20 @@ pub fn durable_marks() -> [u64; 3] {
 /// Writes `file_marks` to the file and fsyncs it, then logs the record and
 /// flushes the WAL, under the lock held by the caller; returns the
 /// record's LSN, for `acknowledged`.
-fn log_marks_record(info: u8, payload: &[u8], file_marks: &[u64; 3]) -> pg_sys::XLogRecPtr {
-    write_marks_file(file_marks, Flush::Now).unwrap_or_else(|e| raise_file_error(e));
-    wal_records::insert_and_flush(info, payload)
+fn log_marks_record(
+    durable: &mut DurableMarks,
+    info: u8,
+    payload: &[u8],
+    file_marks: &[u64; 3],
+) -> pg_sys::XLogRecPtr {
+    if let Err(e) = write_marks_file(file_marks, Flush::Now) {
+        reservation::write_failed(&e);
+        raise_file_error(e);
+    }
+    reservation::write_succeeded();
+    let lsn = wal_records::insert_and_flush(info, payload);
+    durable.last_record_lsn = lsn;
+    lsn
 }
 
 /// Waits, as a commit does, until the synchronous standbys have the record
@@ -210,7 +128,8 @@ pub fn reserve(targets: impl FnOnce() -> [Option<u64>; 3]) -> [bool; 3] {
     let mut moved = [false; 3];
     for g in Generator::ALL {
         if let Some(to) = targets[g as usize] {
-            if to > next[g as usize] {
+            // A lost generator gets its mark from an operator, never here.
+            if to > next[g as usize] && next[g as usize] != LOST_MARK_MS {
                 next[g as usize] = to;
                 moved[g as usize] = true;
             }
@@ -220,7 +139,7 @@ pub fn reserve(targets: impl FnOnce() -> [Option<u64>; 3]) -> [bool; 3] {
         return moved;
     }
     let payload = wal_records::marks_payload(&next, &Generator::epochs());
-    let lsn = log_marks_record(XLOG_MARKS, &payload, &next);
+    let lsn = log_marks_record(&mut durable, XLOG_MARKS, &payload, &next);
     // The file holds them now: anyone who writes it next keeps them.
     durable.marks = next;
     Generator::note_durable(&next);
@@ -242,6 +161,73 @@ pub fn reserve(targets: impl FnOnce() -> [Option<u64>; 3]) -> [bool; 3] {
     moved
 }
 
+/// Brings `g`'s mark down to `to`, the reserver's, when it lies further
+/// ahead than anything needs (`high_water::trim_to`: a reservation made for
+/// callers that went away during a forward clock glitch): the mark callers
+/// check first, then the ticker is read (sequentially consistent with a
+/// caller's swap and its reading of the mark, `high_water::next_covered`):
+/// a pair taken above `to` meanwhile keeps the mark where it was.
+/// Otherwise the file and a SET_MARK record say so. Returns whether it
+/// moved.
+pub fn trim(g: Generator, to: impl FnOnce() -> Option<u64>) -> bool {
+    let mut durable = DURABLE.exclusive();
+    let Some(to) = to() else {
+        return false;
+    };
+    let old = durable.marks[g as usize];
+    if to >= old {
+        return false;
+    }
+    // The mark callers check comes down first (never up: a mark the
+    // standbys have not acknowledged is not raised here).
+    let checked = g.mark().get();
+    if checked > to {
+        g.mark().set(to);
+    }
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+    if g.last_tick().is_some_and(|t| t.unix_ms >= to) {
+        g.mark().raise(checked);
+        return false;
+    }
+    let mut next = durable.marks;
+    next[g as usize] = to;
+    let payload = wal_records::set_mark_payload(g, to, g.epoch());
+    if let Err(e) = write_marks_file(&next, Flush::Now) {
+        // The higher mark stays durable: nothing is lost but the trim.
+        g.mark().raise(checked);
+        reservation::write_failed(&e);
+        return false;
+    }
+    durable.last_record_lsn = wal_records::insert_and_flush(XLOG_SET_MARK, &payload);
+    durable.marks = next;
+    Generator::note_durable(&next);
+    pgrx::log!(
+        "chronoid: gen_{}()'s high-water mark comes back from {} to {}: no ID and no caller needs it (a reservation made for a call that did not wait for it)",
+        g.name(),
+        format_utc_instant(old as i64),
+        format_utc_instant(to as i64)
+    );
+    true
+}
+
+/// Once a checkpoint's redo point has passed the last record of the marks,
+/// writes one more, carrying the durable marks, as a sequence is logged
+/// again after each checkpoint: a base backup's WAL then holds the marks,
+/// and a backup restored without `chronoid.marks` replays them instead of
+/// starting lost. Unimportant and not flushed: it repeats what the file
+/// holds (marks of 0 too: no ID was ever made, and a restore can trust
+/// that; a lost mark stays lost in replay). Only the reserver calls it.
+pub fn log_after_checkpoint() {
+    // SAFETY: reads shared WAL state.
+    let redo = unsafe { pg_sys::GetRedoRecPtr() };
+    let mut durable = DURABLE.exclusive();
+    if durable.last_record_lsn >= redo {
+        return;
+    }
+    let payload = wal_records::marks_payload(&durable.marks, &Generator::epochs());
+    durable.last_record_lsn = wal_records::insert_unimportant(XLOG_MARKS, &payload);
+}
+
 /// What an operator's move replaced: the durable mark, and the ticker's
 /// last pair (handed out, or about to be, by a caller in flight).
 pub struct Replaced {
@@ -257,7 +243,7 @@ pub fn move_mark(g: Generator, ms: u64) -> Replaced {
     let mut next = durable.marks;
     next[g as usize] = ms;
     let payload = wal_records::set_mark_payload(g, ms, g.epoch());
-    let lsn = log_marks_record(XLOG_SET_MARK, &payload, &next);
+    let lsn = log_marks_record(&mut durable, XLOG_SET_MARK, &payload, &next);
     durable.marks = next;
     Generator::note_durable(&next);
     // Counted before the ticker moves: a caller still waiting for a pair
@@ -300,7 +286,13 @@ pub fn replay(replayed: Record) {
             for g in Generator::ALL {
                 let made_under = epochs.map_or(g.epoch(), |e| e[g as usize]);
                 let m = mark_under_epoch(marks[g as usize], made_under, g.epoch());
-                durable.marks[g as usize] = durable.marks[g as usize].max(m);
+                // A lost mark is replaced by what the record says (0 too: the
+                // primary had made no mark, and so no ID, of that generator).
+                durable.marks[g as usize] = if durable.marks[g as usize] == LOST_MARK_MS {
+                    m
+                } else {
+                    durable.marks[g as usize].max(m)
+                };
                 g.mark().raise(m);
                 g.ticker().resume_above(m);
             }
@@ -321,11 +313,24 @@ pub fn replay(replayed: Record) {
         } else {
             Flush::Now
         };
-        write_marks_file(&durable.marks, flush).unwrap_or_else(|e| raise_file_error(e));
-        if flush == Flush::Later {
-            reservation::replayed_marks_written();
+        match write_marks_file(&durable.marks, flush) {
+            Ok(()) if flush == Flush::Later => reservation::replayed_marks_written(),
+            Ok(()) => {}
+            // Replay goes on: the marks hold in memory (the ticker resumes
+            // above them, so no pair below them is handed out), and the
+            // first reservation writes them all, or refuses.
+            Err(e) => unwritable_in_recovery(e),
         }
     }
+}
+
+/// Redo, or the end of recovery, could not write the file: the server goes
+/// on (no fault of chronoid's file takes the database down), and says so.
+fn unwritable_in_recovery(e: std::io::Error) {
+    reservation::write_failed(&e);
+    pgrx::warning!(
+        "chronoid: {e}; the replayed marks hold in memory, and the generators refuse (58030) when they need a new mark until the file can be written"
+    );
 }
 
 /// At the end of recovery (crash recovery, or a standby promoted), before
@@ -333,7 +338,9 @@ pub fn replay(replayed: Record) {
 pub fn flush_after_recovery() {
     let marks = DURABLE.share().marks;
     if marks != [0; 3] {
-        write_marks_file(&marks, Flush::Now).unwrap_or_else(|e| raise_file_error(e));
+        if let Err(e) = write_marks_file(&marks, Flush::Now) {
+            unwritable_in_recovery(e);
+        }
     }
     log_marks("after WAL replay");
 }
@@ -380,7 +387,7 @@ pub fn record_last_pairs_at_shutdown() {
 
 /// One LOG line per generator that has a mark: where it resumes and how far
 /// the clock is from it.
-fn log_marks(when: &str) {
+pub fn log_marks(when: &str) {
     let now = BackendClock.now_ms();
     for g in Generator::ALL {
         let mark = g.mark().get();

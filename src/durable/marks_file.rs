@@ -125,6 +125,15 @@ pub enum Flush {
 /// writes pg_control. When the length changes (a mark gains a digit), a
 /// new file is written beside and renamed over it.
 pub fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
+    write_marks_file_as_is(marks, flush).map_err(|(path, e)| {
+        std::io::Error::new(e.kind(), format!("could not write file \"{path}\": {e}"))
+    })
+}
+
+fn write_marks_file_as_is(
+    marks: &[u64; 3],
+    flush: Flush,
+) -> Result<(), (&'static str, std::io::Error)> {
     let text = format_marks_file(&Generator::NAMES, marks, &Generator::epochs());
     let name = MARKS_FILE.to_str().expect("ASCII");
     let in_place = std::fs::metadata(name).is_ok_and(|m| m.len() == text.len() as u64);
@@ -134,8 +143,9 @@ pub fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
     // SAFETY: as in `read_file`. OpenTransientFile creates the file with
     // the data directory's mode (pg_file_create_mode), as PostgreSQL's own.
     let fd = unsafe { pg_sys::OpenTransientFile(target.as_ptr(), flags as _) };
+    let target = target.to_str().expect("ASCII");
     if fd < 0 {
-        return Err(std::io::Error::last_os_error());
+        return Err((target, std::io::Error::last_os_error()));
     }
     // SAFETY: as in `read_file`.
     let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
@@ -146,13 +156,14 @@ pub fn write_marks_file(marks: &[u64; 3], flush: Flush) -> std::io::Result<()> {
     }
     // SAFETY: the transient file opened above.
     unsafe { pg_sys::CloseTransientFile(fd) };
-    if result.is_ok() && !in_place {
-        result = std::fs::rename(MARKS_TEMP.to_str().expect("ASCII"), name);
-        if result.is_ok() && flush == Flush::Now {
-            result = fsync_data_directory();
+    result.map_err(|e| (target, e))?;
+    if !in_place {
+        std::fs::rename(target, name).map_err(|e| (name, e))?;
+        if flush == Flush::Now {
+            fsync_data_directory().map_err(|e| (".", e))?;
         }
     }
-    result
+    Ok(())
 }
 
 /// Makes the file durable as it now is, and the directory (a standby's
@@ -162,7 +173,11 @@ pub fn flush_marks_file() -> std::io::Result<()> {
     // SAFETY: as in `read_file`.
     let fd = unsafe { pg_sys::OpenTransientFile(MARKS_FILE.as_ptr(), libc_flags::O_RDWR as _) };
     if fd < 0 {
-        return Err(std::io::Error::last_os_error());
+        let e = std::io::Error::last_os_error();
+        return Err(std::io::Error::new(
+            e.kind(),
+            format!("could not open file \"chronoid.marks\" for writing: {e}"),
+        ));
     }
     // SAFETY: the descriptor opened above.
     let mut result = if unsafe { pg_sys::pg_fsync(fd) } != 0 {
@@ -188,12 +203,7 @@ pub fn fsync_data_directory() -> std::io::Result<()> {
     Ok(())
 }
 
+/// `e` names the file (`write_marks_file`).
 pub fn raise_file_error(e: std::io::Error) -> ! {
-    crate::pg::error::error(
-        PgSqlErrorCode::ERRCODE_IO_ERROR,
-        format!(
-            "could not write file \"{}\": {e}",
-            MARKS_FILE.to_str().expect("ASCII")
-        ),
-    )
+    crate::pg::error::error(PgSqlErrorCode::ERRCODE_IO_ERROR, e.to_string())
 }

@@ -34,6 +34,47 @@ pub struct Shared {
     wait_us: [AtomicU64; 3],
     /// Broadcast whenever marks move.
     moved: std::cell::UnsafeCell<pg_sys::ConditionVariable>,
+    /// Failed writes of `chronoid.marks` (start, reserver, operator), and
+    /// whether the last write failed; what the last failure said.
+    write_failures: AtomicU64,
+    write_failing: AtomicBool,
+    write_error: FailureText,
+}
+
+/// The text of the last failed write, for callers in other processes: one
+/// writer at a time (under the durable marks' lock, or the postmaster at
+/// start), read as a sequence lock (an odd version: being written).
+struct FailureText {
+    version: AtomicU64,
+    len: AtomicUsize,
+    bytes: [std::sync::atomic::AtomicU8; 200],
+}
+
+impl FailureText {
+    fn set(&self, text: &str) {
+        let text = &text.as_bytes()[..text.len().min(self.bytes.len())];
+        self.version.fetch_add(1, Ordering::AcqRel);
+        for (slot, b) in self.bytes.iter().zip(text) {
+            slot.store(*b, Ordering::Relaxed);
+        }
+        self.len.store(text.len(), Ordering::Relaxed);
+        self.version.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn get(&self) -> String {
+        loop {
+            let v = self.version.load(Ordering::Acquire);
+            let len = self.len.load(Ordering::Relaxed).min(self.bytes.len());
+            let bytes: Vec<u8> = self.bytes[..len]
+                .iter()
+                .map(|b| b.load(Ordering::Relaxed))
+                .collect();
+            if v % 2 == 0 && self.version.load(Ordering::Acquire) == v {
+                return String::from_utf8_lossy(&bytes).into_owned();
+            }
+            std::hint::spin_loop();
+        }
+    }
 }
 
 // SAFETY: atomics, and a condition variable PostgreSQL's own functions
@@ -60,6 +101,13 @@ pub fn request_shmem() {
             wait_us: Default::default(),
             // SAFETY: plain C data; `init_shared` initializes it properly.
             moved: std::cell::UnsafeCell::new(unsafe { std::mem::zeroed() }),
+            write_failures: AtomicU64::new(0),
+            write_failing: AtomicBool::new(false),
+            write_error: FailureText {
+                version: AtomicU64::new(0),
+                len: AtomicUsize::new(0),
+                bytes: [const { std::sync::atomic::AtomicU8::new(0) }; 200],
+            },
         })
     );
 }
@@ -113,6 +161,62 @@ pub fn marks_moved() {
     unsafe { pg_sys::ConditionVariableBroadcast(shared().moved.get()) };
 }
 
+/// A write of `chronoid.marks` failed (`e` names the file): callers that
+/// wait for a mark are told, rather than left to wait.
+pub fn write_failed(e: &std::io::Error) {
+    let s = shared();
+    s.write_error.set(&e.to_string());
+    s.write_failing.store(true, Ordering::Release);
+    s.write_failures.fetch_add(1, Ordering::AcqRel);
+    marks_moved();
+}
+
+/// A write of `chronoid.marks` succeeded.
+pub fn write_succeeded() {
+    let s = shared();
+    if s.write_failing.load(Ordering::Acquire) {
+        s.write_failing.store(false, Ordering::Release);
+    }
+}
+
+/// A generator whose mark was lost (`LOST_MARK_MS`: a backup restored
+/// without `chronoid.marks`) makes no ID until an operator, or a replayed
+/// record, sets it.
+fn refuse_lost(g: Generator, function: &str) {
+    if g.durable_mark() == chronoid_formats::high_water::LOST_MARK_MS {
+        pgrx::pg_sys::panic::ErrorReport::new(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("{function} cannot make IDs: the high-water mark of {} was lost", g.name()),
+            "chronoid",
+        )
+        .set_detail(
+            "This server started from a backup without its file chronoid.marks, and its WAL \
+             replayed no mark: from the clock alone it could repeat an ID made before.",
+        )
+        .set_hint(&format!(
+            "Set the mark above every {} already made: SELECT chronoid_set_high_water_mark('{}', <a time after the last one>); \
+             or stop the server and restore chronoid.marks from the backup.",
+            g.name(),
+            g.name()
+        ))
+        .report(pgrx::PgLogLevel::ERROR);
+    }
+}
+
+/// The file could not be written since this caller asked: it is told so.
+fn refuse_unwritable(function: &str) -> ! {
+    error_with_hint(
+        PgSqlErrorCode::ERRCODE_IO_ERROR,
+        format!(
+            "{function} could not reserve IDs: {}",
+            shared().write_error.get()
+        ),
+        "chronoid keeps the generators' high-water marks in chronoid.marks in the data directory: \
+         give it (and the directory) back to the server's user with the data directory's mode; \
+         the generators resume at the next reservation.",
+    )
+}
+
 /// How long a caller waits for a reserver that is not running before it
 /// gives up (it restarts within a second of a crash).
 const NO_RESERVER_GIVE_UP: Duration = Duration::from_secs(10);
@@ -146,6 +250,10 @@ pub fn wait_for_reservation(
     if !stands(&mut moves_seen) {
         return false;
     }
+    refuse_lost(g, function);
+    // A file that could not be written at the last try: this caller waits
+    // for the next try (the reserver's), and is told if it fails too.
+    let failures_seen = s.write_failures.load(Ordering::Acquire);
     let started = Instant::now();
     s.requested_ms[i].fetch_max(unix_ms, Ordering::AcqRel);
     wake_reserver();
@@ -163,6 +271,11 @@ pub fn wait_for_reservation(
         }
         if g.mark().covers(unix_ms) {
             break true;
+        }
+        if s.write_failures.load(Ordering::Acquire) != failures_seen {
+            // SAFETY: as above.
+            unsafe { pg_sys::ConditionVariableCancelSleep() };
+            refuse_unwritable(function);
         }
         if s.pid.load(Ordering::Acquire) == 0 && started.elapsed() > NO_RESERVER_GIVE_UP {
             // SAFETY: as above.

@@ -26,7 +26,7 @@ use pgrx::{pg_guard, PgSqlErrorCode};
 
 use chronoid_formats::clock::Clock;
 use chronoid_formats::high_water::{
-    ahead_of, due_at, keep_ahead, ClockJudge, KeepWarm, RESERVATION_WINDOW_MS,
+    ahead_of, due_at, keep_ahead, trim_to, ClockJudge, KeepWarm, RESERVATION_WINDOW_MS,
 };
 
 use super::generator::Generator;
@@ -221,9 +221,34 @@ fn keep_marks_ahead(warm: &mut [KeepWarm; 3], judges: &mut [ClockJudge; 3]) -> u
         }
         reservation::marks_moved();
     }
+    // A mark further ahead than the clock, the pairs handed out and the
+    // pairs callers wait for need (a reservation for a call that went away
+    // during a forward glitch) comes back: a pair no caller received
+    // covers nothing.
+    for g in Generator::ALL {
+        let i = g as usize;
+        let needed = || {
+            let request = if g.moves() == moves[i] {
+                requested[i]
+            } else {
+                0
+            };
+            now[i]
+                .max(g.last_tick().map_or(0, |t| t.unix_ms))
+                .max(request)
+        };
+        if trim_to(g.mark().get().max(g.durable_mark()), needed()).is_some() {
+            marks::trim(g, || {
+                trim_to(g.mark().get().max(g.durable_mark()), needed())
+            });
+        }
+    }
+    // After a checkpoint, the marks once more, for a base backup's WAL.
+    marks::log_after_checkpoint();
     if !warm_now.contains(&true) {
-        // Idle: nothing to write until a caller asks (it sets the latch).
-        return 10_000;
+        // Idle: nothing to write until a caller asks (it sets the latch);
+        // a look at the checkpoints four times a second.
+        return RESERVATION_WINDOW_MS / 4;
     }
     // Wake when the first warm mark that can still move comes due, and at
     // least four times a window to see which generators are still in use.

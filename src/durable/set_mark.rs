@@ -10,7 +10,8 @@ use pgrx::datum::TimestampWithTimeZone;
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
 
-use chronoid_formats::high_water::MAX_MARK_MS;
+use chronoid_formats::high_water::LOST_MARK_MS;
+use chronoid_formats::ticker::MAX_TICK_MS;
 use chronoid_formats::time::format_utc_instant;
 
 use super::generator::Generator;
@@ -45,17 +46,19 @@ fn chronoid_set_high_water_mark(generator: &str, mark: TimestampWithTimeZone) {
         );
     };
     let ms = timestamptz_unix_ms(mark, "a high-water mark");
-    // No later than just past the last millisecond the generator's IDs can
-    // hold: a ticker moved further could never hand out an ID again.
-    let last = g
-        .tick_range()
-        .map_or(MAX_MARK_MS, |r| r.last_ms + 1)
-        .min(MAX_MARK_MS);
-    let Some(ms) = u64::try_from(ms).ok().filter(|ms| (1..=last).contains(ms)) else {
+    // The ticker moves to the mark, so its next pair lies at the mark: no
+    // later than the last millisecond the generator's IDs can hold (one
+    // past it, no ID could ever be handed out again). Not at 1 ms either,
+    // the mark that says a generator's marks were lost (`LOST_MARK_MS`).
+    let last = g.tick_range().map_or(MAX_TICK_MS, |r| r.last_ms);
+    let Some(ms) = u64::try_from(ms)
+        .ok()
+        .filter(|ms| (LOST_MARK_MS + 1..=last).contains(ms))
+    else {
         error(
             PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
             format!(
-                "a high-water mark of {} must lie after 1970-01-01 00:00:00 UTC and no later than {}",
+                "a high-water mark of {} must lie after 1970-01-01 00:00:00.001 UTC and no later than {}, the last millisecond its IDs can hold",
                 g.name(),
                 format_utc_instant(last as i64)
             ),

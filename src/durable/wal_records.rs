@@ -72,6 +72,21 @@ pub fn insert_and_flush(info: u8, payload: &[u8]) -> pg_sys::XLogRecPtr {
     }
 }
 
+/// Inserts a record that repeats what is durable already, without a flush
+/// and marked unimportant (as PostgreSQL marks its running-xacts records):
+/// the first record after a checkpoint (`marks::log_after_checkpoint`),
+/// which must not make the next checkpoint (or `archive_timeout`) think
+/// the server was busy. Returns its LSN.
+pub fn insert_unimportant(info: u8, payload: &[u8]) -> pg_sys::XLogRecPtr {
+    // SAFETY: as in `insert_and_flush`.
+    unsafe {
+        pg_sys::XLogBeginInsert();
+        pg_sys::XLogSetRecordFlags(pg_sys::XLOG_MARK_UNIMPORTANT as u8);
+        pg_sys::XLogRegisterData(payload.as_ptr().cast_mut().cast(), payload.len() as _);
+        pg_sys::XLogInsert(RMGR_ID, info)
+    }
+}
+
 /// # Safety
 /// `record` is the record being replayed or described.
 pub unsafe fn record_info_and_data<'a>(record: *mut pg_sys::XLogReaderState) -> (u8, &'a [u8]) {

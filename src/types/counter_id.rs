@@ -65,6 +65,10 @@ pub trait CounterIdSqlType: CounterId + 'static {
                 Self::GENERATOR.durable_mark(),
             ),
             GenerateError::Abandoned => abandoned(Self::NAME),
+            GenerateError::PastTickerRange {
+                unix_ms,
+                last_unix_ms,
+            } => past_ticker_range(Self::NAME, unix_ms, last_unix_ms),
             _ => error(
                 PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
                 format!(
@@ -152,6 +156,22 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
             T::generate_failed(e)
         }
     }
+}
+
+/// The clock reads past the last millisecond the server-wide tickers count,
+/// though the type's field would hold it (a late epoch).
+pub fn past_ticker_range(type_name: &str, unix_ms: u64, last_unix_ms: u64) -> ! {
+    error_with_hint(
+        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+        format!(
+            "the system clock ({}) is past {}, the last millisecond chronoid's server-wide generators count",
+            chronoid_formats::time::format_utc_instant(unix_ms as i64),
+            chronoid_formats::time::format_utc_instant(last_unix_ms as i64)
+        ),
+        &format!(
+            "gen_{type_name}() counts time in 43 bits of unix milliseconds, whatever the epoch; set the system clock right."
+        ),
+    )
 }
 
 /// An operator kept moving the generator while this call waited for its

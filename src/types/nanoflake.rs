@@ -170,6 +170,10 @@ impl CounterIdSqlType for Nanoflake {
                      chronoid.nanoflake_epoch does not fit in 41 bits (at most {MAX_TIMESTAMP})"
                 ),
             ),
+            GenerateError::PastTickerRange {
+                unix_ms,
+                last_unix_ms,
+            } => counter_id::past_ticker_range(Self::NAME, unix_ms, last_unix_ms),
             GenerateError::FieldOutOfRange { value, max } => error(
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                 format!("chronoid.node_id {value} is above {max}"),
