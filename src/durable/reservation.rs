@@ -69,7 +69,7 @@ impl FailureText {
                 .iter()
                 .map(|b| b.load(Ordering::Relaxed))
                 .collect();
-            if v % 2 == 0 && self.version.load(Ordering::Acquire) == v {
+            if v.is_multiple_of(2) && self.version.load(Ordering::Acquire) == v {
                 return String::from_utf8_lossy(&bytes).into_owned();
             }
             std::hint::spin_loop();
@@ -193,7 +193,7 @@ fn refuse_lost(g: Generator, function: &str) {
             "This server started from a backup without its file chronoid.marks, and its WAL \
              replayed no mark: from the clock alone it could repeat an ID made before.",
         )
-        .set_hint(&format!(
+        .set_hint(format!(
             "Set the mark above every {} already made: SELECT chronoid_set_high_water_mark('{}', <a time after the last one>); \
              or stop the server and restore chronoid.marks from the backup.",
             g.name(),
