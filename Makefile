@@ -1,13 +1,18 @@
 # The two commands (see README.md): `make demo` and `make test`.
 # `make` alone builds the release library for PG_CONFIG, as PGXS's `make`
 # does (pgxn install runs `make all`, then `make install`).
-.PHONY: all demo test bench dist clients install uninstall deb check-tap
+.PHONY: all demo test check bench dist clients install uninstall deb check-tap
 all:
 	PG_CONFIG="$(PG_CONFIG)" bash scripts/install.sh --build
 demo:
 	bash scripts/demo.sh
+# The whole suite, every major (what .ci/run calls); MAJORS="18" for fewer.
 test:
-	bash scripts/test.sh
+	$(if $(MAJORS),CHRONOID_MAJORS="$(MAJORS)" CHRONOID_FULL_MAJORS="$(MAJORS)") bash scripts/test.sh
+# The loop for one change: every test on one major (MAJORS, default 18),
+# with the quicker build on it too; `make test` stays the whole suite.
+check:
+	CHRONOID_MAJORS="$(or $(MAJORS),18)" CHRONOID_FULL_MAJORS="$(or $(MAJORS),18)" CHRONOID_RELEASE_BUILD=no bash scripts/test.sh
 bench:
 	bash scripts/bench.sh
 dist:

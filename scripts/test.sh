@@ -32,6 +32,27 @@ source scripts/lib.sh
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# Where the time goes: `timed NAME CMD...` runs CMD and adds its seconds
+# under NAME to $TIMES; each TAP file's own seconds come from prove's
+# --timer lines (tap_times). scripts/test_times.py prints the table at the
+# end, slowest first, against the last run's.
+SUITE_STARTED=$(date +%s.%N)
+TIMES=
+timed() {
+    local name=$1 t0 status=0
+    shift
+    t0=$(date +%s.%N)
+    "$@" || status=$?
+    [ -z "$TIMES" ] || awk -v a="$t0" -v b="$(date +%s.%N)" -v n="$name" 'BEGIN { printf "%.1f\t%s\n", b - a, n }' >>"$TIMES"
+    return $status
+}
+# prove --timer prints "[hh:mm:ss] t/NAME.pl ..... ok  1234 ms": one row per file.
+tap_times() {
+    local label=$1 out=$2
+    sed -nE 's/^\[[0-9:]+\] t\/([^ ]+)\.pl \.+ ok +([0-9]+) ms.*/\2\t\1/p' "$out" |
+        awk -F'\t' -v l="$label" '{ printf "%.1f\t%s: tests/t/%s.pl\n", $1 / 1000, l, $2 }' >>"$TIMES"
+}
+
 if [ -n "${PG_CONFIG:-}" ]; then
     MAJORS=$(major_of "$PG_CONFIG")
     FULL=$MAJORS
@@ -42,10 +63,18 @@ else
     declare -A CONFIG=()
 fi
 
-bash scripts/setup.sh --test
-for m in $MAJORS; do
-    [ -n "${CONFIG[$m]:-}" ] || CONFIG[$m]=$(scripts/postgres.sh --private "$m")
-done
+WORK=$(mktemp -d /tmp/chronoid-test.XXXXXX)
+chmod 755 "$WORK"
+TIMES=$WORK/times.tsv
+: >"$TIMES"
+
+timed "set-up: scripts/setup.sh --test" bash scripts/setup.sh --test
+fetch_postgres() {
+    for m in $MAJORS; do
+        [ -n "${CONFIG[$m]:-}" ] || CONFIG[$m]=$(scripts/postgres.sh --private "$m")
+    done
+}
+timed "set-up: the private PostgreSQL installations" fetch_postgres
 # cargo pgrx knows every major's pg_config (one call: init rewrites its
 # config), in a configuration of the tests' own: `make demo` keeps its own.
 export PGRX_HOME=$(test_private_dir)/pgrx
@@ -54,8 +83,6 @@ init=()
 for m in $MAJORS; do init+=("--pg$m" "${CONFIG[$m]}"); done
 cargo pgrx init "${init[@]}" >/dev/null
 
-WORK=$(mktemp -d /tmp/chronoid-test.XXXXXX)
-chmod 755 "$WORK"
 export CHRONOID_TEST_WORK=$WORK
 trap 'for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
 
@@ -63,6 +90,9 @@ step "The system's PostgreSQL: its chronoid files, and a sentinel server of it, 
 tests/system_untouched.sh start "$WORK/system"
 
 failed=()
+# TAP files at once per major (CHRONOID_PROVE_JOBS): two servers per core
+# is normal for a suite that mostly waits.
+PROVE_JOBS=${CHRONOID_PROVE_JOBS:-3}
 # The major whose install is the PGXN client's (the first not fully tested).
 pgxn_major=
 for m in $MAJORS; do
@@ -70,9 +100,9 @@ for m in $MAJORS; do
 done
 
 step "Formatting, lints and the generated install SQL"
-cargo fmt --all --check || failed+=("cargo fmt --check")
+timed "cargo fmt --check" cargo fmt --all --check || failed+=("cargo fmt --check")
 first=$(echo $MAJORS | cut -d' ' -f1)
-cargo clippy --workspace --all-targets --no-default-features --features "pg$first pg_test" \
+timed "cargo clippy (a build of its own)" cargo clippy --workspace --all-targets --no-default-features --features "pg$first pg_test" \
     -- -D warnings || failed+=("cargo clippy")
 # src/'s layers as ARCHITECTURE.md draws them: types above durable above
 # pg, no import upward, no import circle, no file over 500 lines.
@@ -81,11 +111,11 @@ python3 scripts/generate_sql.py --check || failed+=("sql/ differs from scripts/g
 python3 scripts/check_versions.py || failed+=("versions disagree (Cargo.toml, chronoid.control, META.json, sql/)")
 python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PGXN Meta Spec 1.0.0")
 # chronoid-formats is ready for crates.io: it packages and builds alone.
-cargo package -q -p chronoid-formats --allow-dirty >/dev/null || failed+=("cargo package -p chronoid-formats")
+timed "cargo package -p chronoid-formats" cargo package -q -p chronoid-formats --allow-dirty >/dev/null || failed+=("cargo package -p chronoid-formats")
 python3 scripts/check_readme_recipes.py || failed+=("a README/docs snippet is not an excerpt of the recipe it names")
 # The npm package as npm users pack it: npm pack in a clean checkout's node/
 # builds it (its prepack hook), and node/ alone refuses with a message.
-bash tests/node_pack.sh || failed+=("npm pack in a clean checkout (tests/node_pack.sh)")
+timed "npm pack in a clean checkout (tests/node_pack.sh)" bash tests/node_pack.sh || failed+=("npm pack in a clean checkout (tests/node_pack.sh)")
 # The system PostgreSQL's path is written once, in scripts/lib.sh
 # (SYSTEM_PG_CONFIG); everything else derives it from there or from the
 # pg_config in use.
@@ -93,7 +123,7 @@ if grep -rn '/usr/lib/postgresql/[0-9]' scripts bench Makefile | grep -v '^scrip
     failed+=("a script names the system PostgreSQL's path outside scripts/lib.sh")
 fi
 # The PGXN zip: META.json at its top, the version it names, no build outputs.
-if bash scripts/dist.sh "$WORK/dist.zip" >/dev/null; then
+if timed "make dist" bash scripts/dist.sh "$WORK/dist.zip" >/dev/null; then
     python3 - "$WORK/dist.zip" <<'PY' || failed+=("make dist")
 import json, sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
@@ -122,7 +152,7 @@ step "The formats crate (formats/): unit, property, fuzz and doc tests, without 
 # Mutation fuzzing of every decoder: CHRONOID_FUZZ_ITERATIONS inputs each
 # (formats/src/fuzz.rs).
 CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
-    cargo test --release -p chronoid-formats --all-features || failed+=("formats crate")
+    timed "the formats crate (cargo test --release)" cargo test --release -p chronoid-formats --all-features || failed+=("formats crate")
 for m in $MAJORS; do
     export PG_CONFIG=${CONFIG[$m]}
     BIN=$("$PG_CONFIG" --bindir)
@@ -137,11 +167,11 @@ for m in $MAJORS; do
     # unlink that first, so the copy is a new file and servers running the
     # old one keep it (scripts/install.sh says why).
     scripts/install.sh --detach
-    cargo pgrx test "pg$m" --runas postgres --pgdata "$WORK/$m/pgrx" || failed+=("PostgreSQL $m: cargo pgrx test")
+    timed "PostgreSQL $m: cargo pgrx test (build and run)" cargo pgrx test "pg$m" --runas postgres --pgdata "$WORK/$m/pgrx" || failed+=("PostgreSQL $m: cargo pgrx test")
 
     # 15, the system's, gets the release build users install; the other
     # majors a build that takes a third of the time (no LTO).
-    if [ "$m" = "$(echo $MAJORS | cut -d' ' -f1)" ]; then
+    if [ "$m" = "$(echo $MAJORS | cut -d' ' -f1)" ] && [ "${CHRONOID_RELEASE_BUILD:-yes}" = yes ]; then
         export CHRONOID_INSTALL_PROFILE=release
     else
         export CHRONOID_INSTALL_PROFILE=test-install
@@ -151,11 +181,11 @@ for m in $MAJORS; do
         # and runs `make all` and `make install` in it; this major's tests
         # then run on what it installed.
         step "PostgreSQL $m: pgxn install of the make dist zip ($CHRONOID_INSTALL_PROFILE build)"
-        CARGO_TARGET_DIR=$PWD/target "$CHRONOID_VENV/bin/pgxn" install \
-            --pg_config "$PG_CONFIG" "$WORK/dist.zip" || failed+=("PostgreSQL $m: pgxn install of the dist zip")
+        CARGO_TARGET_DIR=$PWD/target timed "PostgreSQL $m: pgxn install of the dist zip ($CHRONOID_INSTALL_PROFILE build)" \
+            "$CHRONOID_VENV/bin/pgxn" install --pg_config "$PG_CONFIG" "$WORK/dist.zip" || failed+=("PostgreSQL $m: pgxn install of the dist zip")
     else
         step "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)"
-        scripts/install.sh
+        timed "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)" scripts/install.sh
     fi
     if [ "$m" = "$first" ]; then
         # As packagers call it: everything under DESTDIR, in the directories
@@ -182,7 +212,7 @@ for m in $MAJORS; do
     PORT=$(scripts/cluster.sh port)
     scripts/cluster.sh start "$WORK/$m/data" "$PORT"
     mkdir -p "$WORK/$m/regress"
-    if ! "$PG_REGRESS" --bindir="$BIN" --inputdir=tests/regress \
+    if ! timed "PostgreSQL $m: pg_regress" "$PG_REGRESS" --bindir="$BIN" --inputdir=tests/regress \
         --outputdir="$WORK/$m/regress" --host=127.0.0.1 --port="$PORT" --user=postgres \
         --dbname=chronoid_regress --schedule=tests/regress/schedule; then
         head -200 "$WORK/$m/regress/regression.diffs" 2>/dev/null || true
@@ -195,8 +225,13 @@ for m in $MAJORS; do
     else
         perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl)
     fi
-    step "PostgreSQL $m: Perl TAP tests (tests/t, PostgreSQL::Test::Cluster)"
-    PROVE_FLAGS= scripts/prove.sh "${perl_taps[@]}" || failed+=("PostgreSQL $m: tests/t (prove)")
+    step "PostgreSQL $m: Perl TAP tests (tests/t, PostgreSQL::Test::Cluster), $PROVE_JOBS at a time"
+    # Each file's clusters take free ports and private directories, and
+    # most of a file's time is servers starting, waiting and replicating:
+    # several files run at once (PROVE_JOBS), as check-world's PROVE_FLAGS=-j.
+    PROVE_FLAGS="-j$PROVE_JOBS --timer" timed "PostgreSQL $m: tests/t, all files (wall)" \
+        scripts/prove.sh "${perl_taps[@]}" > >(tee "$WORK/$m/prove.out") || failed+=("PostgreSQL $m: tests/t (prove)")
+    tap_times "PostgreSQL $m" "$WORK/$m/prove.out"
 done
 
 # A cluster of the oldest major, upgraded with pg_upgrade to the newest.
@@ -205,11 +240,15 @@ old=$(echo "$majors_sorted" | head -1) new=$(echo "$majors_sorted" | tail -1)
 if [ "$old" != "$new" ]; then
     step "pg_upgrade from PostgreSQL $old to $new (tests/t/019_pg_upgrade.pl)"
     OLD_PG_CONFIG=${CONFIG[$old]} PG_CONFIG=${CONFIG[$new]} PROVE_FLAGS= \
-        scripts/prove.sh tests/t/019_pg_upgrade.pl || failed+=("pg_upgrade $old -> $new")
+        timed "pg_upgrade $old -> $new (tests/t/019_pg_upgrade.pl)" scripts/prove.sh tests/t/019_pg_upgrade.pl || failed+=("pg_upgrade $old -> $new")
 fi
 
 step "The system's PostgreSQL after the run"
 tests/system_untouched.sh check "$WORK/system" || failed+=("the system's PostgreSQL was disturbed")
+
+step "Where the time went"
+awk -v a="$SUITE_STARTED" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\ttotal (wall)\n", b - a }' >>"$TIMES"
+python3 scripts/test_times.py "$TIMES" target/test-times || true
 
 if [ ${#failed[@]} -gt 0 ]; then
     printf 'FAILED: %s\n' "${failed[@]}"
