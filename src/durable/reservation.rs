@@ -168,7 +168,12 @@ pub fn write_failed(e: &std::io::Error) {
     s.write_error.set(&e.to_string());
     s.write_failing.store(true, Ordering::Release);
     s.write_failures.fetch_add(1, Ordering::AcqRel);
-    marks_moved();
+    // Waiters wake within 100 ms anyway; the postmaster (at start) has no
+    // PGPROC to broadcast from.
+    // SAFETY: reads this process's pointer.
+    if !unsafe { pg_sys::MyProc }.is_null() {
+        marks_moved();
+    }
 }
 
 /// A write of `chronoid.marks` succeeded.
