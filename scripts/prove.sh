@@ -56,10 +56,18 @@ mkdir -p "$tree/tests"
 cp -r scripts sql Cargo.toml "$tree/"
 cp -r tests/regress tests/vectors "$tree/tests/"
 built= debs= clients= python= node_dir=
-# scripts/clients.sh builds both packages at once: once per run, into
-# $work/dist, which the Python and Node directories link to.
+# What does not depend on the major (the client tests, the Python and Node
+# packages and their environments) is made once into CHRONOID_PREP_CACHE
+# when it names a directory (scripts/test.sh gives one per run, so a second
+# major reuses them), else into this run's directory.
+prep=${CHRONOID_PREP_CACHE:-$work}
+mkdir -p "$prep"
+# Whether $1 is made already (from an earlier major); else it is made anew.
+prepared() { [ -f "$1/.prepared" ] && return 0; rm -rf "$1"; mkdir -p "$1"; return 1; }
+# scripts/clients.sh builds both packages at once: once, into $prep/dist,
+# which the Python and Node directories link to.
 client_dist() {
-    [ -d "$work/dist" ] || scripts/clients.sh "$work/dist" >/dev/null
+    [ -f "$prep/dist/.prepared" ] || { rm -rf "$prep/dist" && scripts/clients.sh "$prep/dist" >/dev/null && touch "$prep/dist/.prepared"; }
     ln -s ../dist "$1/dist"
 }
 for need in $needs; do
@@ -77,12 +85,12 @@ for need in $needs; do
         PG_CONFIG=$PG_CONFIG scripts/deb.sh "$major" "$debs" >/dev/null
         ;;
     clients)
-        clients=$work/clients
-        scripts/build_client_tests.sh "$clients"
+        clients=$prep/clients
+        prepared "$clients" || { scripts/build_client_tests.sh "$clients" && touch "$clients/.prepared"; }
         ;;
     python-package)
-        python=$work/python
-        mkdir -p "$python"
+        python=$prep/python
+        if prepared "$python"; then continue; fi
         client_dist "$python"
         /usr/bin/python3 -m venv "$python/venv"
         "$python/venv/bin/pip" install -q --disable-pip-version-check "$python"/dist/chronoid-*.whl \
@@ -92,20 +100,22 @@ for need in $needs; do
             "$python"/dist/chronoid-*.tar.gz
         cp -r python/tests "$python/tests"
         cp python/README.md "$python/README.md"
+        touch "$python/.prepared"
         ;;
     node-package)
-        node_dir=$work/node
-        mkdir -p "$node_dir"
+        node_dir=$prep/node
+        if prepared "$node_dir"; then continue; fi
         client_dist "$node_dir"
         cp -r node/test "$node_dir/project"
         cp node/README.md "$node_dir/README.md"
         (cd "$node_dir/project" && npm install --no-audit --no-fund --silent \
             && npm install --no-audit --no-fund --silent "$node_dir"/dist/chronoid-*.tgz)
+        touch "$node_dir/.prepared"
         ;;
     *) echo "prove.sh: unknown need '$need'" >&2; exit 1 ;;
     esac
 done
-chown -R postgres: "$work"
+chown -R postgres: "$work" "$prep"
 
 version=$(chronoid_version)
 # For tests/t/019_pg_upgrade.pl: the major to upgrade from.

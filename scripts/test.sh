@@ -84,6 +84,9 @@ for m in $MAJORS; do init+=("--pg$m" "${CONFIG[$m]}"); done
 cargo pgrx init "${init[@]}" >/dev/null
 
 export CHRONOID_TEST_WORK=$WORK
+# The client tests and packages the TAP files need are made once, for every
+# major (scripts/prove.sh).
+export CHRONOID_PREP_CACHE=$WORK/prep
 trap 'for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
 
 step "The system's PostgreSQL: its chronoid files, and a sentinel server of it, watched during the run"
@@ -151,11 +154,34 @@ fi
 step "The formats crate (formats/): unit, property, fuzz and doc tests, without PostgreSQL"
 # Mutation fuzzing of every decoder: CHRONOID_FUZZ_ITERATIONS inputs each
 # (formats/src/fuzz.rs).
+# Optimized, for the fuzzing's sake, but without the release profile's fat
+# LTO, which only the shipped library needs: the test-install profile's
+# build, whose dependencies the installs of the other majors share.
 CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
-    timed "the formats crate (cargo test --release)" cargo test --release -p chronoid-formats --all-features || failed+=("formats crate")
+    timed "the formats crate (cargo test, optimized)" cargo test --profile test-install -p chronoid-formats --all-features || failed+=("formats crate")
+# The installed builds of the majors that take the quicker profile (all but
+# the first, which ships the release build, and the PGXN client's, which
+# builds from the unpacked zip) are made in the background, at the lowest
+# priority, while the first major's tests (mostly servers waiting) run: a
+# build is CPU, a TAP file mostly waits. Each major's install then finds its
+# build made (scripts/install.sh --build is the same command).
+prebuild_installs() {
+    local m
+    for m in $MAJORS; do
+        [ "$m" != "$first" ] && [ "$m" != "$pgxn_major" ] || continue
+        PG_CONFIG=${CONFIG[$m]} CHRONOID_INSTALL_PROFILE=test-install nice -n 19 scripts/install.sh --build
+    done
+}
+prebuild_installs >"$WORK/prebuild.log" 2>&1 &
+prebuild_pid=$!
 for m in $MAJORS; do
     export PG_CONFIG=${CONFIG[$m]}
     BIN=$("$PG_CONFIG" --bindir)
+    if [ "$m" != "$first" ] && [ -n "$prebuild_pid" ]; then
+        # Its build may still be on its way.
+        timed "waiting for the background builds" wait "$prebuild_pid" || { cat "$WORK/prebuild.log"; failed+=("the background builds (scripts/install.sh --build)"); }
+        prebuild_pid=
+    fi
     PG_REGRESS=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
     full=no
     [[ " $FULL " == *" $m "* ]] && full=yes
