@@ -42,6 +42,12 @@ install=$(dirname "$("$PG_CONFIG" --bindir)")
 pg_regress=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
 major=$(major_of "$PG_CONFIG")
 
+# --prepare: only make what the files need that does not depend on the
+# major (into CHRONOID_PREP_CACHE), and run nothing: scripts/test.sh does it
+# in the background while it builds and tests the first major.
+prepare_only=no
+if [ "${1:-}" = --prepare ]; then prepare_only=yes; shift; fi
+
 work=$(mktemp -d "${CHRONOID_TEST_WORK:-/tmp}/prove-$major.XXXXXX")
 chmod 755 "$work"
 cp -r tests/t "$work/t"
@@ -71,6 +77,9 @@ client_dist() {
     ln -s ../dist "$1/dist"
 }
 for need in $needs; do
+    if [ $prepare_only = yes ]; then
+        case "$need" in clients|python-package|node-package) ;; *) continue ;; esac
+    fi
     case "$need" in
     library)
         # The build scripts/install.sh installs (test.sh has made it by now).
@@ -116,6 +125,10 @@ for need in $needs; do
     esac
 done
 chown -R postgres: "$work" "$prep"
+if [ $prepare_only = yes ]; then
+    rm -rf "$work"
+    exit 0
+fi
 
 version=$(chronoid_version)
 # For tests/t/019_pg_upgrade.pl: the major to upgrade from.

@@ -87,7 +87,8 @@ export CHRONOID_TEST_WORK=$WORK
 # The client tests and packages the TAP files need are made once, for every
 # major (scripts/prove.sh).
 export CHRONOID_PREP_CACHE=$WORK/prep
-trap 'for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
+prebuild_pid= prepare_pid=
+trap 'kill $prebuild_pid $prepare_pid 2>/dev/null || true; for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
 
 step "The system's PostgreSQL: its chronoid files, and a sentinel server of it, watched during the run"
 tests/system_untouched.sh start "$WORK/system"
@@ -102,9 +103,31 @@ for m in $MAJORS; do
     if [[ " $FULL " != *" $m "* ]]; then pgxn_major=$m; break; fi
 done
 
+first=$(echo $MAJORS | cut -d' ' -f1)
+# The installed builds of the majors that take the quicker profile (all but
+# the first, which ships the release build, and the PGXN client's, which
+# builds from the unpacked zip) are made in the background, at the lowest
+# priority, from the start: they take the CPU the foreground leaves, chiefly
+# while the first major's tests (mostly servers waiting) run: a
+# build is CPU, a TAP file mostly waits. Each major's install then finds its
+# build made (scripts/install.sh --build is the same command).
+prebuild_installs() {
+    local m
+    for m in $MAJORS; do
+        [ "$m" != "$first" ] && [ "$m" != "$pgxn_major" ] || continue
+        PG_CONFIG=${CONFIG[$m]} CHRONOID_INSTALL_PROFILE=test-install nice -n 19 scripts/install.sh --build
+    done
+}
+prebuild_installs >"$WORK/prebuild.log" 2>&1 &
+prebuild_pid=$!
+# Likewise what the TAP files need whatever the major (the client tests, the
+# Python and Node packages): made once, in the background, before the first
+# TAP run waits for it.
+PG_CONFIG=${CONFIG[$first]} nice -n 19 scripts/prove.sh --prepare >"$WORK/prepare.log" 2>&1 &
+prepare_pid=$!
+
 step "Formatting, lints and the generated install SQL"
 timed "cargo fmt --check" cargo fmt --all --check || failed+=("cargo fmt --check")
-first=$(echo $MAJORS | cut -d' ' -f1)
 timed "cargo clippy (a build of its own)" cargo clippy --workspace --all-targets --no-default-features --features "pg$first pg_test" \
     -- -D warnings || failed+=("cargo clippy")
 # src/'s layers as ARCHITECTURE.md draws them: types above durable above
@@ -159,21 +182,6 @@ step "The formats crate (formats/): unit, property, fuzz and doc tests, without 
 # build, whose dependencies the installs of the other majors share.
 CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
     timed "the formats crate (cargo test, optimized)" cargo test --profile test-install -p chronoid-formats --all-features || failed+=("formats crate")
-# The installed builds of the majors that take the quicker profile (all but
-# the first, which ships the release build, and the PGXN client's, which
-# builds from the unpacked zip) are made in the background, at the lowest
-# priority, while the first major's tests (mostly servers waiting) run: a
-# build is CPU, a TAP file mostly waits. Each major's install then finds its
-# build made (scripts/install.sh --build is the same command).
-prebuild_installs() {
-    local m
-    for m in $MAJORS; do
-        [ "$m" != "$first" ] && [ "$m" != "$pgxn_major" ] || continue
-        PG_CONFIG=${CONFIG[$m]} CHRONOID_INSTALL_PROFILE=test-install nice -n 19 scripts/install.sh --build
-    done
-}
-prebuild_installs >"$WORK/prebuild.log" 2>&1 &
-prebuild_pid=$!
 for m in $MAJORS; do
     export PG_CONFIG=${CONFIG[$m]}
     BIN=$("$PG_CONFIG" --bindir)
@@ -255,6 +263,10 @@ for m in $MAJORS; do
     # Each file's clusters take free ports and private directories, and
     # most of a file's time is servers starting, waiting and replicating:
     # several files run at once (PROVE_JOBS), as check-world's PROVE_FLAGS=-j.
+    if [ -n "$prepare_pid" ]; then
+        timed "waiting for the TAP files' clients and packages" wait "$prepare_pid" || { cat "$WORK/prepare.log"; failed+=("the TAP files' clients and packages (scripts/prove.sh --prepare)"); }
+        prepare_pid=
+    fi
     PROVE_FLAGS="-j$PROVE_JOBS --timer" timed "PostgreSQL $m: tests/t, all files (wall)" \
         scripts/prove.sh "${perl_taps[@]}" > >(tee "$WORK/$m/prove.out") || failed+=("PostgreSQL $m: tests/t (prove)")
     tap_times "PostgreSQL $m" "$WORK/$m/prove.out"
