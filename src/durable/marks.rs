@@ -96,7 +96,6 @@ fn log_marks_record(
         reservation::write_failed(&e);
         raise_file_error(e);
     }
-    reservation::write_succeeded();
     let lsn = wal_records::insert_and_flush(info, payload);
     durable.last_record_lsn = lsn;
     lsn

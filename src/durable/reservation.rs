@@ -35,9 +35,8 @@ pub struct Shared {
     /// Broadcast whenever marks move.
     moved: std::cell::UnsafeCell<pg_sys::ConditionVariable>,
     /// Failed writes of `chronoid.marks` (start, reserver, operator), and
-    /// whether the last write failed; what the last failure said.
+    /// what the last failure said.
     write_failures: AtomicU64,
-    write_failing: AtomicBool,
     write_error: FailureText,
 }
 
@@ -102,7 +101,6 @@ pub fn request_shmem() {
             // SAFETY: plain C data; `init_shared` initializes it properly.
             moved: std::cell::UnsafeCell::new(unsafe { std::mem::zeroed() }),
             write_failures: AtomicU64::new(0),
-            write_failing: AtomicBool::new(false),
             write_error: FailureText {
                 version: AtomicU64::new(0),
                 len: AtomicUsize::new(0),
@@ -166,21 +164,12 @@ pub fn marks_moved() {
 pub fn write_failed(e: &std::io::Error) {
     let s = shared();
     s.write_error.set(&e.to_string());
-    s.write_failing.store(true, Ordering::Release);
     s.write_failures.fetch_add(1, Ordering::AcqRel);
     // Waiters wake within 100 ms anyway; the postmaster (at start) has no
     // PGPROC to broadcast from.
     // SAFETY: reads this process's pointer.
     if !unsafe { pg_sys::MyProc }.is_null() {
         marks_moved();
-    }
-}
-
-/// A write of `chronoid.marks` succeeded.
-pub fn write_succeeded() {
-    let s = shared();
-    if s.write_failing.load(Ordering::Acquire) {
-        s.write_failing.store(false, Ordering::Release);
     }
 }
 
