@@ -67,12 +67,24 @@ if [ -n "${CHRONOID_PREBUILT:-}" ]; then
     ext=$(dirname "$(find "$CHRONOID_PREBUILT" -name chronoid.control | head -1)")
 else
     out=target/$profile/chronoid-pg$major
+    # cargo locks its directory while it compiles, not while cargo pgrx
+    # copies the library and generates the SQL from it: two builds for two
+    # majors with one profile (scripts/test.sh runs a major's TAP files
+    # beside the next major's build) would take each other's library. One
+    # build and copy at a time, per target directory.
+    target=${CARGO_TARGET_DIR:-target}
+    mkdir -p "$target"
+    exec 9>"$target/.chronoid-install.lock"
+    flock 9
     cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
         --out-dir "$out" "${flags[@]}" >/dev/null
     if [ $build_only = yes ]; then
         echo "built chronoid for PostgreSQL $major in $out"
         exit 0
     fi
+    # The install below copies from $out, which only a build of this major
+    # and profile rewrites.
+    flock -u 9
     lib=$out$pkglibdir/chronoid.so
     ext=$out$sharedir/extension
 fi

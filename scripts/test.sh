@@ -88,7 +88,8 @@ export CHRONOID_TEST_WORK=$WORK
 # major (scripts/prove.sh).
 export CHRONOID_PREP_CACHE=$WORK/prep
 prebuild_pid= prepare_pid=
-trap 'kill $prebuild_pid $prepare_pid 2>/dev/null || true; for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
+tap_pids=()
+trap 'kill $prebuild_pid $prepare_pid "${tap_pids[@]}" 2>/dev/null || true; for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
 
 step "The system's PostgreSQL: its chronoid files, and a sentinel server of it, watched during the run"
 tests/system_untouched.sh start "$WORK/system"
@@ -123,7 +124,14 @@ prebuild_pid=$!
 # Likewise what the TAP files need whatever the major (the client tests, the
 # Python and Node packages): made once, in the background, before the first
 # TAP run waits for it.
-PG_CONFIG=${CONFIG[$first]} nice -n 19 scripts/prove.sh --prepare >"$WORK/prepare.log" 2>&1 &
+# It builds in a cargo target directory of its own: cargo locks a profile's
+# directory for a whole build, and a foreground step waiting for a build at
+# the lowest priority would wait for all of it.
+(
+    status=0
+    PG_CONFIG=${CONFIG[$first]} CARGO_TARGET_DIR=$PWD/target/prepare nice -n 19 scripts/prove.sh --prepare || status=$?
+    echo $status >"$WORK/prepare.status"
+) >"$WORK/prepare.log" 2>&1 &
 prepare_pid=$!
 
 step "Formatting, lints and the generated install SQL"
@@ -174,14 +182,29 @@ if cargo tree -p chronoid-formats -e normal,build,dev --prefix none | grep -E '^
     failed+=("chronoid-formats depends on pgrx")
 fi
 
-step "The formats crate (formats/): unit, property, fuzz and doc tests, without PostgreSQL"
-# Mutation fuzzing of every decoder: CHRONOID_FUZZ_ITERATIONS inputs each
-# (formats/src/fuzz.rs).
-# Optimized, for the fuzzing's sake, but without the release profile's fat
-# LTO, which only the shipped library needs: the test-install profile's
-# build, whose dependencies the installs of the other majors share.
-CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
-    timed "the formats crate (cargo test, optimized)" cargo test --profile test-install -p chronoid-formats --all-features || failed+=("formats crate")
+# A major's TAP files (mostly servers waiting) run in the background while
+# the next major builds and runs its in-database tests (mostly CPU): one TAP
+# run at a time (a lock), each writing its output to its major's directory
+# (printed when the run ends) and its failure to $WORK/failed. Once a TAP run
+# is on, the foreground's builds run at a lower priority (fg), so the TAP
+# files' servers get the CPU when they want it.
+: >"$WORK/failed"
+fg=()
+run_taps() {
+    local m=$1 status
+    shift
+    # The clients and packages the first run needs, made in the background.
+    while [ ! -f "$WORK/prepare.status" ]; do sleep 1; done
+    if [ "$(cat "$WORK/prepare.status")" != 0 ]; then
+        cat "$WORK/prepare.log"
+        echo "the TAP files' clients and packages (scripts/prove.sh --prepare)" >>"$WORK/failed"
+    fi
+    status=0
+    PROVE_FLAGS="-j$PROVE_JOBS --timer" timed "PostgreSQL $m: tests/t, all files (wall)" \
+        flock "$WORK/tap.lock" scripts/prove.sh "$@" >"$WORK/$m/prove.out" 2>&1 || status=$?
+    tap_times "PostgreSQL $m" "$WORK/$m/prove.out"
+    [ $status = 0 ] || echo "PostgreSQL $m: tests/t (prove)" >>"$WORK/failed"
+}
 for m in $MAJORS; do
     export PG_CONFIG=${CONFIG[$m]}
     BIN=$("$PG_CONFIG" --bindir)
@@ -201,7 +224,7 @@ for m in $MAJORS; do
     # unlink that first, so the copy is a new file and servers running the
     # old one keep it (scripts/install.sh says why).
     scripts/install.sh --detach
-    timed "PostgreSQL $m: cargo pgrx test (build and run)" cargo pgrx test "pg$m" --runas postgres --pgdata "$WORK/$m/pgrx" || failed+=("PostgreSQL $m: cargo pgrx test")
+    timed "PostgreSQL $m: cargo pgrx test (build and run)" "${fg[@]}" cargo pgrx test "pg$m" --runas postgres --pgdata "$WORK/$m/pgrx" || failed+=("PostgreSQL $m: cargo pgrx test")
 
     # 15, the system's, gets the release build users install; the other
     # majors a build that takes a third of the time (no LTO).
@@ -216,10 +239,10 @@ for m in $MAJORS; do
         # then run on what it installed.
         step "PostgreSQL $m: pgxn install of the make dist zip ($CHRONOID_INSTALL_PROFILE build)"
         CARGO_TARGET_DIR=$PWD/target timed "PostgreSQL $m: pgxn install of the dist zip ($CHRONOID_INSTALL_PROFILE build)" \
-            "$CHRONOID_VENV/bin/pgxn" install --pg_config "$PG_CONFIG" "$WORK/dist.zip" || failed+=("PostgreSQL $m: pgxn install of the dist zip")
+            "${fg[@]}" "$CHRONOID_VENV/bin/pgxn" install --pg_config "$PG_CONFIG" "$WORK/dist.zip" || failed+=("PostgreSQL $m: pgxn install of the dist zip")
     else
         step "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)"
-        timed "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)" scripts/install.sh
+        timed "PostgreSQL $m: install ($CHRONOID_INSTALL_PROFILE build)" "${fg[@]}" scripts/install.sh
     fi
     if [ "$m" = "$first" ]; then
         # As packagers call it: everything under DESTDIR, in the directories
@@ -259,18 +282,35 @@ for m in $MAJORS; do
     else
         perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl)
     fi
-    step "PostgreSQL $m: Perl TAP tests (tests/t, PostgreSQL::Test::Cluster), $PROVE_JOBS at a time"
+    step "PostgreSQL $m: Perl TAP tests (tests/t, PostgreSQL::Test::Cluster), $PROVE_JOBS at a time, in the background"
     # Each file's clusters take free ports and private directories, and
     # most of a file's time is servers starting, waiting and replicating:
     # several files run at once (PROVE_JOBS), as check-world's PROVE_FLAGS=-j.
-    if [ -n "$prepare_pid" ]; then
-        timed "waiting for the TAP files' clients and packages" wait "$prepare_pid" || { cat "$WORK/prepare.log"; failed+=("the TAP files' clients and packages (scripts/prove.sh --prepare)"); }
-        prepare_pid=
+    run_taps "$m" "${perl_taps[@]}" &
+    tap_pids+=($!)
+    echo "PostgreSQL $m: the TAP files run in the background (pid $!); their output follows the last major"
+    fg=(nice -n 10)
+    if [ "$m" = "$first" ]; then
+        step "The formats crate (formats/): unit, property, fuzz and doc tests, without PostgreSQL"
+        # Mutation fuzzing of every decoder: CHRONOID_FUZZ_ITERATIONS inputs
+        # each (formats/src/fuzz.rs). Optimized, for the fuzzing's sake, but
+        # without the release profile's fat LTO, which only the shipped
+        # library needs: the test-install profile's build, whose dependencies
+        # the installs of the other majors share.
+        CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
+            timed "the formats crate (cargo test, optimized)" "${fg[@]}" cargo test --profile test-install -p chronoid-formats --all-features || failed+=("formats crate")
     fi
-    PROVE_FLAGS="-j$PROVE_JOBS --timer" timed "PostgreSQL $m: tests/t, all files (wall)" \
-        scripts/prove.sh "${perl_taps[@]}" > >(tee "$WORK/$m/prove.out") || failed+=("PostgreSQL $m: tests/t (prove)")
-    tap_times "PostgreSQL $m" "$WORK/$m/prove.out"
 done
+
+step "The TAP runs' output, each major's in turn"
+for pid in "${tap_pids[@]}"; do
+    timed "waiting for the TAP runs" wait "$pid" || true
+done
+for m in $MAJORS; do
+    [ ! -f "$WORK/$m/prove.out" ] || { echo "-- PostgreSQL $m"; cat "$WORK/$m/prove.out"; }
+done
+mapfile -t tap_failed <"$WORK/failed"
+failed+=("${tap_failed[@]}")
 
 # A cluster of the oldest major, upgraded with pg_upgrade to the newest.
 majors_sorted=$(printf '%s\n' $MAJORS | sort -n)
