@@ -8,7 +8,7 @@ fn text_round_trip_through_the_type() {
 
 #[pg_test]
 fn generated_ids_increase_and_carry_the_node_id() {
-    Spi::run("SET chronoid.node_id = 77").unwrap();
+    // chronoid.node_id = 77 is the test server's (src/lib.rs, pg_test).
     let ids: Vec<i64> = Spi::get_one::<Vec<i64>>(
         "SELECT array_agg(gen_nanoflake()::bigint ORDER BY g) FROM generate_series(1, 10000) g",
     )

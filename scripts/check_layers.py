@@ -3,6 +3,7 @@
 
     src/lib.rs, src/generators.rs   composition and the view (top)
     src/types/                      one adapter per SQL type
+    src/node/                       which node this server is (node ids)
     src/durable/                    the server-wide generators' durable state
     src/pg/                         PostgreSQL plumbing (bottom)
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 MAX_LINES = 500
 # Lower number, lower layer; a file may import only layers at or below its own.
-LAYERS = {"pg": 0, "durable": 1, "types": 2, "top": 3}
+LAYERS = {"pg": 0, "durable": 1, "node": 2, "types": 3, "top": 4}
 
 
 def layer_of(rel):

@@ -1,6 +1,7 @@
 -- chronoid 0.5.0 -> 0.6.0: the chronoid_generators view gains the
 -- reservation counters (reservations, reservation_waits,
--- reservation_wait_time), and these arrive: chronoid_set_high_water_mark()
+-- reservation_wait_time) and node_id_source (where the node id in effect
+-- comes from: chronoid.node_id, a Citus group, or none), and these arrive: chronoid_set_high_water_mark()
 -- (the objects of sql/generators.sql), caloriosa_to_core_name() and
 -- caloriosa_from_core_name() (sql/caloriosa.sql), chronoid_adopt_column()
 -- (sql/adopt.sql), as a fresh 0.6.0 install creates them
@@ -23,6 +24,7 @@ CREATE FUNCTION chronoid_generators(
     OUT max_clock_lag_ms bigint,
     OUT clock_behind_errors bigint,
     OUT node_id integer,
+    OUT node_id_source text,
     OUT epoch timestamptz,
     OUT since timestamptz,
     OUT reservations bigint,

@@ -13,6 +13,7 @@ CREATE FUNCTION chronoid_generators(
     OUT max_clock_lag_ms bigint,
     OUT clock_behind_errors bigint,
     OUT node_id integer,
+    OUT node_id_source text,
     OUT epoch timestamptz,
     OUT since timestamptz,
     OUT reservations bigint,

@@ -32,6 +32,7 @@ type Row = (
     i64,
     i64,
     Option<i32>,
+    String,
     TimestampWithTimeZone,
     TimestampWithTimeZone,
     i64,
@@ -41,6 +42,7 @@ type Row = (
 
 fn row<T: CounterIdSqlType>() -> Row {
     let stats = T::GENERATOR.stats().snapshot();
+    let node = crate::node::identity::node_in_effect("chronoid_generators()");
     // Before its first ID since start a ticker only holds the millisecond
     // it resumed above: nothing issued yet.
     let last = (stats.minted > 0)
@@ -61,7 +63,8 @@ fn row<T: CounterIdSqlType>() -> Row {
         count(stats.clock_behind_events),
         count(stats.max_clock_lag_ms),
         count(stats.clock_behind_errors),
-        T::node_id().map(i32::from),
+        T::carried_node(node.id).map(i32::from),
+        crate::node::identity::describe(node.source),
         unix_ms_timestamptz(T::epoch_unix_ms()),
         unix_ms_timestamptz(GENERATOR_COUNTERS.get().0.since_unix_ms as i64),
         count(reservations),
@@ -85,6 +88,7 @@ fn chronoid_generators() -> TableIterator<
         name!(max_clock_lag_ms, i64),
         name!(clock_behind_errors, i64),
         name!(node_id, Option<i32>),
+        name!(node_id_source, String),
         name!(epoch, TimestampWithTimeZone),
         name!(since, TimestampWithTimeZone),
         name!(reservations, i64),

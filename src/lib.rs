@@ -16,6 +16,7 @@
 
 mod durable;
 mod generators;
+mod node;
 mod pg;
 mod types;
 
@@ -60,7 +61,8 @@ pgrx::extension_sql_file!(
 /// Every setting chronoid defines, by the file that owns it: the table is
 /// composed here, apart from the machinery (`pg::guc`), as PostgreSQL's
 /// `guc_tables.c` is apart from `guc.c`.
-const SETTINGS: [pg::guc::Settings; 3] = [
+const SETTINGS: [pg::guc::Settings; 4] = [
+    node::identity::SETTINGS,
     types::nanoflake::SETTINGS,
     types::codokey::SETTINGS,
     durable::reserver::SETTINGS,
@@ -114,6 +116,6 @@ pub mod pg_test {
 
     #[must_use]
     pub fn postgresql_conf_options() -> Vec<&'static str> {
-        vec!["shared_preload_libraries = 'chronoid'"]
+        vec!["shared_preload_libraries = 'chronoid'", "chronoid.node_id = 77"]
     }
 }

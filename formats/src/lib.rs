@@ -103,6 +103,7 @@ mod fuzz;
 pub mod generator_stats;
 pub mod high_water;
 pub mod nanoflake;
+pub mod node_id;
 pub mod scru160;
 pub mod ticker;
 pub mod time;

@@ -15,7 +15,6 @@ use crate::durable::generator::CALORIOSA_TICKER;
 use crate::pg::datum::SqlDatum;
 use crate::pg::input_error::InputError;
 use chronoid_formats::caloriosa::{Caloriosa, CaloriosaTicker, ParseError, EPOCH_UNIX_MS};
-use chronoid_formats::counter_id::CounterId;
 
 crate::pg::datum::by_value_8_byte_type!(
     Caloriosa, "caloriosa",
@@ -34,8 +33,8 @@ impl CounterIdSqlType for Caloriosa {
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }
-    fn node_or_random() -> u16 {
-        crate::pg::random::random_u16() & Self::MAX_NODE_OR_RANDOM
+    fn node_or_random(node: Option<u16>, _function: &str) -> u16 {
+        chronoid_formats::node_id::caloriosa_salt(node, crate::pg::random::random_u16())
     }
     fn unix_ms(self, _epoch: i64) -> i64 {
         Caloriosa::unix_ms(self)

@@ -5,7 +5,7 @@
 //! read the time of and bound IDs. Each type says what differs
 //! (`CounterIdSqlType`) and names its SQL functions in one `counter_id_functions!`.
 //!
-//! Type adapters: may import `src/durable/`, `src/pg/` and the files of
+//! Type adapters: may import `src/node/`, `src/durable/`, `src/pg/` and the files of
 //! `src/types/` it names, never `src/generators.rs`.
 
 use pgrx::datum::{Internal, TimestampWithTimeZone};
@@ -38,11 +38,14 @@ pub trait CounterIdSqlType: CounterId + 'static {
     const GENERATOR: Generator;
     /// The epoch the session reads and makes IDs under.
     fn epoch_unix_ms() -> i64;
-    /// The third field of a new ID: the node id, or random bits.
-    fn node_or_random() -> u16;
-    /// The node id new IDs carry, for formats that carry one.
-    fn node_id() -> Option<u16> {
-        None
+    /// The third field of a new ID from the node id in effect (`None`:
+    /// this server has none): the node id, random bits, or both
+    /// (`chronoid_formats::node_id`). Raises the ERROR for a node id the
+    /// format cannot carry.
+    fn node_or_random(node: Option<u16>, function: &str) -> u16;
+    /// The node id IDs made under `node` carry (`None`: random bits).
+    fn carried_node(node: Option<u16>) -> Option<u16> {
+        node
     }
     fn unix_ms(self, epoch_unix_ms: i64) -> i64;
 
@@ -141,7 +144,13 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     };
     let epoch = T::epoch_unix_ms();
     let mut clock = Observed::new(BackendClock);
-    let result = T::generate(&covered, &mut clock, epoch, T::node_or_random());
+    let node = crate::node::identity::node_in_effect(function);
+    let result = T::generate(
+        &covered,
+        &mut clock,
+        epoch,
+        T::node_or_random(node.id, function),
+    );
     let stats = T::GENERATOR.stats();
     match result {
         Ok(id) => {

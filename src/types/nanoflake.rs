@@ -17,14 +17,14 @@ use crate::durable::generator::NANOFLAKE_TICKER;
 use crate::pg::clock::BackendClock;
 use crate::pg::datum::SqlDatum;
 use crate::pg::error::{error, error_with_hint};
-use crate::pg::guc::{self, IntSetting, Parsed, ParsedSetting, Settings, Startup};
+use crate::pg::guc::{self, Parsed, ParsedSetting, Settings, Startup};
 use crate::pg::input_error::InputError;
 use crate::pg::time::{timestamptz_unix_ms, unix_ms_timestamptz};
 use chronoid_formats::base36;
 use chronoid_formats::clock::Clock;
 use chronoid_formats::counter_id::GenerateError;
 use chronoid_formats::nanoflake::{
-    Nanoflake, NanoflakeTicker, ParseError, DEFAULT_EPOCH_UNIX_MS, MAX_GENERATOR, MAX_TIMESTAMP,
+    Nanoflake, NanoflakeTicker, ParseError, DEFAULT_EPOCH_UNIX_MS, MAX_TIMESTAMP,
 };
 use chronoid_formats::time::{format_utc_instant, parse_utc_instant};
 
@@ -33,9 +33,6 @@ crate::pg::datum::by_value_8_byte_type!(
     to_bits: Nanoflake::to_i64,
     from_bits: Nanoflake::from_stored
 );
-
-/// `chronoid.node_id`: the generator id this server puts in every ID.
-static NODE_ID: IntSetting = IntSetting::new(0);
 
 /// `chronoid.nanoflake_epoch`: fixed at server start (when preloaded), since
 /// the shared ticker's (ms, sequence) pairs are unique server-wide and only
@@ -60,25 +57,11 @@ impl Parsed for Epoch {
 }
 
 pub const SETTINGS: Settings = Settings {
-    names: &[c"chronoid.node_id", c"chronoid.nanoflake_epoch"],
+    names: &[c"chronoid.nanoflake_epoch"],
     define: define_settings,
 };
 
 fn define_settings(startup: Startup) {
-    // A superuser (or the configuration) names the server: whoever can
-    // change the node id can make this server repeat another server's IDs.
-    // Within one server no node id can cause a repeat: the shared ticker
-    // never hands out one (ms, sequence) twice.
-    guc::define_int(
-        c"chronoid.node_id",
-        c"Generator id (0..1023) that gen_nanoflake() puts in every ID.",
-        Some(c"Give every server that generates nanoflakes for one application its own id."),
-        &NODE_ID,
-        0,
-        i32::from(MAX_GENERATOR),
-        GucContext::PGC_SUSET,
-        None,
-    );
     // PostgreSQL lets only a preloaded library define a PGC_POSTMASTER
     // setting (elsewhere it is FATAL). Without preload no generator mints
     // nanoflakes (they need shared memory); the epoch then only reads IDs,
@@ -122,12 +105,11 @@ impl CounterIdSqlType for Nanoflake {
     fn epoch_unix_ms() -> i64 {
         EPOCH.get()
     }
-    fn node_or_random() -> u16 {
-        // The GUC's range is 0..=1023.
-        NODE_ID.get() as u16
+    fn node_or_random(node: Option<u16>, _function: &str) -> u16 {
+        chronoid_formats::node_id::nanoflake_generator(node)
     }
-    fn node_id() -> Option<u16> {
-        Some(Self::node_or_random())
+    fn carried_node(node: Option<u16>) -> Option<u16> {
+        Some(chronoid_formats::node_id::nanoflake_generator(node))
     }
     fn unix_ms(self, epoch_unix_ms: i64) -> i64 {
         Nanoflake::unix_ms(self, epoch_unix_ms)

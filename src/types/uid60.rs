@@ -12,7 +12,6 @@ use super::counter_id::{counter_id_functions, CounterIdSqlType};
 use crate::durable::generator::UID60_TICKER;
 use crate::pg::datum::SqlDatum;
 use crate::pg::input_error::InputError;
-use chronoid_formats::counter_id::CounterId;
 use chronoid_formats::uid60::{Uid60, Uid60Ticker, EPOCH_UNIX_MS};
 
 crate::pg::datum::by_value_8_byte_type!(
@@ -32,8 +31,15 @@ impl CounterIdSqlType for Uid60 {
     fn epoch_unix_ms() -> i64 {
         EPOCH_UNIX_MS
     }
-    fn node_or_random() -> u16 {
-        crate::pg::random::random_u16() & Self::MAX_NODE_OR_RANDOM
+    fn node_or_random(node: Option<u16>, function: &str) -> u16 {
+        use chronoid_formats::node_id::{uid60_free_bits, Uid60NodeTooLarge, MAX_UID60_NODE_ID};
+        uid60_free_bits(node, crate::pg::random::random_u16()).unwrap_or_else(|Uid60NodeTooLarge(id)| {
+            crate::pg::error::error_with_hint(
+                pgrx::PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!("{function} carries this server's node id in the 9 bits uid60 leaves free: node id {id} does not fit (0 .. {MAX_UID60_NODE_ID})"),
+                "Give this server a node id of at most 511 (chronoid.node_id, or chronoid.node_id_base for a Citus formation).",
+            )
+        })
     }
     fn unix_ms(self, _epoch: i64) -> i64 {
         Uid60::unix_ms(self)

@@ -44,8 +44,20 @@ is($node->safe_psql('postgres',
 		"SELECT epoch = '2020-01-01 00:00:00+00' AND since <= now() FROM chronoid_generators WHERE generator = 'nanoflake'"),
 	't', 'epoch is the nanoflake epoch in effect; since is when shared memory was built');
 is($node->safe_psql('postgres',
-		"SELECT bool_and(node_id IS NULL) FROM chronoid_generators WHERE generator <> 'nanoflake'"),
-	't', 'caloriosa and uid60 carry no node id');
+		"SELECT string_agg(generator || ':' || node_id || ':' || node_id_source, ',' ORDER BY generator) FROM chronoid_generators"),
+	'caloriosa:17:chronoid.node_id,nanoflake:17:chronoid.node_id,uid60:17:chronoid.node_id',
+	'caloriosa and uid60 carry the node id too, and the view says where it comes from');
+# Unset on reload: nanoflake falls back to 0, caloriosa and uid60 to random bits.
+$node->adjust_conf('postgresql.conf', 'chronoid.node_id', undef);
+$node->reload;
+is($node->poll_query_until('postgres',
+		"SELECT string_agg(generator || ':' || coalesce(node_id::text, 'random') || ':' || node_id_source, ',' ORDER BY generator) FROM chronoid_generators",
+		'caloriosa:random:none,nanoflake:0:none,uid60:random:none'), 1,
+	'chronoid.node_id removed and reloaded: nanoflake 0, caloriosa and uid60 random bits, source none');
+$node->append_conf('postgresql.conf', "chronoid.node_id = 17\n");
+$node->reload;
+$node->poll_query_until('postgres', "SELECT node_id = 17 FROM chronoid_generators WHERE generator = 'uid60'")
+  or die 'chronoid.node_id = 17 not back';
 
 my $last = $node->safe_psql('postgres',
 	"SELECT max(id)::bigint FROM (SELECT gen_nanoflake() AS id FROM generate_series(1, 10000)) s");

@@ -32,11 +32,11 @@ for my $set ('SET chronoid.node_id = 9', "SET chronoid.nanoflake_epoch = '2021-0
 	'ALTER ROLE chronoid_owner SET chronoid.node_id = 9')
 {
 	($out, $err) = as_owner($set);
-	like($err, qr/permission denied|must be superuser|cannot be changed without restarting/,
+	like($err, qr/permission denied|must be superuser|cannot be changed without restarting|cannot be changed now/,
 		"refused to the owner: $set");
 }
 ($out, $err) = as_owner("SELECT current_setting('chronoid.node_id')");
-is($out, '0', 'the node id is unchanged');
+is($out, '-1', 'the node id is unchanged (not set)');
 
 is($node->safe_psql('chronoid_sec', q{
 	SELECT count(*) FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid JOIN pg_language l ON l.oid = p.prolang

@@ -97,16 +97,40 @@ for my $stmt ("SET chronoid.nanoflake_epoch = '2020-01-01 00:00:00.001+00'",
 	like($e, qr/cannot be changed without restarting the server/, "refused: $stmt");
 }
 
-# 4. Sessions with different node ids at once: the shared ticker gives each
-# (ms, sequence) once, so no two IDs of this server are equal even with
-# their node bits masked off.
-sql('ck_settings', 'CREATE UNLOGGED TABLE by_node (node int, id nanoflake)');
-my $failed = at_once(map { [ $node, "SET chronoid.node_id = $_; INSERT INTO by_node SELECT $_, gen_nanoflake() FROM generate_series(1, 30000)", 'ck_settings' ] }
-	0, 1, 2, 1023);
-is($failed, 0, '4 sessions with node ids 0, 1, 2, 1023 generated at once');
-is(sql('ck_settings', 'SELECT count(*), count(DISTINCT id), count(DISTINCT id::bigint & ~(1023::bigint << 12)) FROM by_node'),
-	'120000|120000|120000', '0 duplicate IDs, and 0 duplicate (ms, sequence) ticks across node ids');
-is(sql('ck_settings', 'SELECT bool_and(nanoflake_generator(id) = node) FROM by_node'), 't', "each ID carries its session's node id");
+# 4. The node id is the server's too (PGC_SIGHUP): a server is one node,
+# and a role's setting is what Citus hands every node alike. No session,
+# database, role or connection option gives a session another (55P02).
+for my $stmt ('SET chronoid.node_id = 5', "SELECT set_config('chronoid.node_id', '5', false)",
+	'ALTER DATABASE ck_settings SET chronoid.node_id = 5', 'ALTER ROLE ck_role_a SET chronoid.node_id = 5',
+	'SET chronoid.node_id_base = 5', 'ALTER ROLE ck_role_a SET chronoid.node_id_base = 5')
+{
+	my ($ret, $o, $e) = $node->psql('ck_settings', $stmt);
+	like($e, qr/parameter "chronoid.node_id(_base)?" cannot be changed now/, "refused: $stmt");
+}
+{
+	local %ENV = $node->_get_env();
+	local $ENV{PGOPTIONS} = '-c chronoid.node_id=5';
+	my ($o, $e) = ('', '');
+	IPC::Run::run([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('ck_settings'), '-c',
+			'SELECT nanoflake_generator(gen_nanoflake())' ],
+		'<', \undef, '>', \$o, '2>', \$e);
+	isnt($o, '5', 'PGOPTIONS cannot give a session another node id');
+	like($e, qr/parameter "chronoid.node_id" cannot be changed now/, 'and says so');
+}
+is(sql('ck_settings', "SELECT count(*) FROM pg_db_role_setting s, unnest(s.setconfig) c WHERE c LIKE 'chronoid.node_id%'"),
+	'0', 'no database or role holds a node id');
+
+# Sessions at once, each with the server's node id (postgresql.conf, on
+# reload): no two IDs equal.
+$node->append_conf('postgresql.conf', "chronoid.node_id = 9\n");
+$node->reload;
+$node->poll_query_until('ck_settings', "SELECT current_setting('chronoid.node_id') = '9'") or die 'node id 9 not loaded';
+sql('ck_settings', 'CREATE UNLOGGED TABLE by_node (session int, id nanoflake)');
+my $failed = at_once(map { [ $node, "INSERT INTO by_node SELECT $_, gen_nanoflake() FROM generate_series(1, 30000)", 'ck_settings' ] }
+	1 .. 4);
+is($failed, 0, '4 sessions generated at once');
+is(sql('ck_settings', 'SELECT count(*), count(DISTINCT id) FROM by_node'), '120000|120000', '0 duplicate IDs');
+is(sql('ck_settings', 'SELECT bool_and(nanoflake_generator(id) = 9) FROM by_node'), 't', "each ID carries the server's node id");
 
 $node->stop;
 done_testing();

@@ -38,8 +38,10 @@ sub refuses
 	ok($node->log_contains(qr/FATAL: .*$pattern/, $log_at), "$name: the log says why");
 }
 
-refuses('node_id_range', qr/2000 is outside the valid range for parameter "chronoid.node_id" \(0 .. 1023\)/,
+refuses('node_id_range', qr/2000 is outside the valid range for parameter "chronoid.node_id" \(-1 .. 1023\)/,
 	'chronoid.node_id' => '2000');
+refuses('node_id_base_range', qr/1024 is outside the valid range for parameter "chronoid.node_id_base" \(0 .. 1023\)/,
+	'chronoid.node_id_base' => '1024');
 refuses('node_id_syntax', qr/invalid value for parameter "chronoid.node_id": "seven"/, 'chronoid.node_id' => "'seven'");
 refuses('misspelt', qr/unrecognized configuration parameter "chronoid.nodeid" in file ".*postgresql.conf" line/,
 	'chronoid.nodeid' => '7');

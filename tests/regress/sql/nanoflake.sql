@@ -133,22 +133,32 @@ CREATE TABLE nf_parts_1 PARTITION OF nf_parts FOR VALUES WITH (MODULUS 2, REMAIN
 INSERT INTO nf_parts SELECT id FROM nf_events;
 SELECT count(*) > 0 AS p0, (SELECT count(*) FROM nf_parts_1) > 0 AS p1, (SELECT count(*) FROM nf_parts) AS total FROM nf_parts_0;
 
--- Generation: a DEFAULT, strictly increasing, carrying chronoid.node_id.
-SET chronoid.node_id = 513;
+-- Generation: a DEFAULT, strictly increasing, carrying the node id in
+-- effect (none is set on this server: 0).
 CREATE TABLE nf_gen (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(), n int);
 INSERT INTO nf_gen (n) SELECT g FROM generate_series(1, 50000) g;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids,
-       bool_and(nanoflake_generator(id) = 513) AS node_id_513,
+       bool_and(nanoflake_generator(id) = 0) AS node_id_0,
        bool_and(nanoflake_timestamp(id) BETWEEN now() - interval '1 minute' AND clock_timestamp()) AS recent
 FROM nf_gen;
 SELECT count(*) AS out_of_order FROM (
     SELECT id < lag(id) OVER (ORDER BY n) AS backwards FROM nf_gen) s WHERE backwards;
-RESET chronoid.node_id;
+SELECT generator, node_id, node_id_source FROM chronoid_generators ORDER BY generator;
 
--- GUCs: the node id's range; the epoch is fixed at server start, and IDs
--- minted under another epoch are read with an explicit one.
-SET chronoid.node_id = 1024;
-SET chronoid.node_id = -1;
+-- GUCs: the node id is the server's (postgresql.conf, ALTER SYSTEM): no
+-- session, database or role may give it another (55P02), and its range is
+-- -1 (not set) .. 1023; the epoch is fixed at server start, and IDs minted
+-- under another epoch are read with an explicit one.
+SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
+    'SET chronoid.node_id = 513',
+    $$SELECT set_config('chronoid.node_id', '6', false)$$,
+    'ALTER DATABASE chronoid_regress SET chronoid.node_id = 5',
+    'ALTER ROLE CURRENT_USER SET chronoid.node_id = 5',
+    'SET chronoid.node_id_base = 100',
+    'ALTER ROLE CURRENT_USER SET chronoid.node_id_base = 100']) q;
+ALTER SYSTEM SET chronoid.node_id = 1024;
+ALTER SYSTEM SET chronoid.node_id = -2;
+ALTER SYSTEM SET chronoid.node_id_base = 1024;
 SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     $$SET chronoid.nanoflake_epoch = '2024-01-01 00:00:00+00'$$,
     $$SELECT set_config('chronoid.nanoflake_epoch', '2024-01-01 00:00:00+00', false)$$,
@@ -173,7 +183,7 @@ SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     'SELECT (-1)::nanoflake', 'SELECT (-1)::smallint::nanoflake']) q;
 SELECT name, setting, context FROM pg_settings WHERE name LIKE 'chronoid.%' ORDER BY name;
 
--- Only superusers (or postgresql.conf) may change the node id or the epoch.
+-- No session may change the node id or the epoch.
 CREATE ROLE chronoid_regress_user;
 GRANT USAGE ON SCHEMA regress TO chronoid_regress_user;
 SET ROLE chronoid_regress_user;

@@ -1,0 +1,164 @@
+//! This node's Citus group id, where Citus runs: the number the formation's
+//! coordinator gives each node once (0 the coordinator, 1, 2, … the workers
+//! as they are added, never reused), kept in the one row of
+//! `pg_catalog.pg_dist_local_group`. Citus itself numbers each worker's
+//! sequences from it (`AlterSequenceMinMax`: `group_id << 48`); chronoid
+//! takes it as the node id where the operator sets none
+//! (`src/node/identity.rs`).
+//!
+//! Read as Citus reads it (`GetLocalGroupId`: a catalog scan of that table)
+//! and kept per backend until a relcache invalidation names the table: Citus
+//! sends one whenever the row changes (its trigger
+//! `citus_dist_local_group_cache_invalidate`), e.g. when the coordinator adds
+//! this node and syncs its metadata. A server that does not preload Citus
+//! never looks (Citus cannot run without preloading); a database without the
+//! extension is looked at again in each transaction, so a `CREATE EXTENSION
+//! citus` is seen at once.
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::cell::Cell;
+use std::num::NonZeroUsize;
+
+use pgrx::pg_sys;
+use pgrx::PgSqlErrorCode;
+
+use crate::pg::error::error_with_hint;
+
+/// What this backend knows of its node's group id.
+struct Known {
+    /// Whether the server preloads Citus (asked once).
+    preloaded: Cell<Option<bool>>,
+    /// `pg_dist_local_group`'s oid where the extension exists, else invalid.
+    table: Cell<pg_sys::Oid>,
+    /// The group id read, while no invalidation has named the table.
+    group: Cell<Option<i32>>,
+    /// Looked and found no extension, in the transaction that started then.
+    absent_in: Cell<Option<pg_sys::TimestampTz>>,
+    callback_registered: Cell<bool>,
+}
+
+// SAFETY: only ever touched by a backend's one thread.
+unsafe impl Sync for Known {}
+
+static KNOWN: Known = Known {
+    preloaded: Cell::new(None),
+    table: Cell::new(pg_sys::InvalidOid),
+    group: Cell::new(None),
+    absent_in: Cell::new(None),
+    callback_registered: Cell::new(false),
+};
+
+/// This node's Citus group id, `None` where this database is no Citus
+/// node. Refuses (55000) while the group id cannot be known: the table's
+/// row missing, as during a `pg_upgrade` before `citus_finish_pg_upgrade()`.
+pub fn local_group() -> Option<i32> {
+    if !citus_preloaded() {
+        return None;
+    }
+    if let Some(group) = KNOWN.group.get() {
+        return Some(group);
+    }
+    // SAFETY: in a transaction (a generator is a SQL function).
+    let xact_start = unsafe { pg_sys::GetCurrentTransactionStartTimestamp() };
+    if KNOWN.absent_in.get() == Some(xact_start) {
+        return None;
+    }
+    register_callback();
+    let group = read_local_group();
+    if group.is_none() {
+        KNOWN.absent_in.set(Some(xact_start));
+    }
+    KNOWN.group.set(group);
+    group
+}
+
+/// Whether `shared_preload_libraries` names Citus.
+fn citus_preloaded() -> bool {
+    if let Some(known) = KNOWN.preloaded.get() {
+        return known;
+    }
+    // SAFETY: a built-in setting, read as text; the pointer is PostgreSQL's.
+    let text = unsafe {
+        let p = pg_sys::GetConfigOption(c"shared_preload_libraries".as_ptr(), true, false);
+        if p.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    };
+    let preloaded = chronoid_formats::node_id::preloads(&text, "citus");
+    KNOWN.preloaded.set(Some(preloaded));
+    preloaded
+}
+
+fn register_callback() {
+    if KNOWN.callback_registered.replace(true) {
+        return;
+    }
+    // SAFETY: the callback lives as long as the process; PostgreSQL keeps
+    // up to MAX_RELCACHE_CALLBACKS of them.
+    unsafe { pg_sys::CacheRegisterRelcacheCallback(Some(on_relcache), pg_sys::Datum::from(0)) };
+}
+
+/// A relcache invalidation: forget the group id if it names the table (or
+/// every relation). Raises nothing, as a callback must not.
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
+    if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() {
+        KNOWN.group.set(None);
+    }
+}
+
+/// The group id in `pg_dist_local_group`, or `None` without the extension.
+fn read_local_group() -> Option<i32> {
+    // SAFETY: catalog lookups in a transaction; the relation is opened and
+    // closed here, the scan ended before it is closed.
+    unsafe {
+        if pg_sys::get_extension_oid(c"citus".as_ptr(), true) == pg_sys::InvalidOid {
+            KNOWN.table.set(pg_sys::InvalidOid);
+            return None;
+        }
+        let table = pg_sys::get_relname_relid(
+            c"pg_dist_local_group".as_ptr(),
+            pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE),
+        );
+        KNOWN.table.set(table);
+        if table == pg_sys::InvalidOid {
+            unknown_group(
+                "the extension citus exists, but not its table pg_catalog.pg_dist_local_group",
+            );
+        }
+        let rel = pg_sys::table_open(table, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
+        let scan = pg_sys::systable_beginscan(
+            rel,
+            pg_sys::InvalidOid,
+            false,
+            std::ptr::null_mut(),
+            0,
+            std::ptr::null_mut(),
+        );
+        let tuple = pg_sys::systable_getnext(scan);
+        let group = if tuple.is_null() {
+            None
+        } else {
+            pgrx::heap_getattr_raw(tuple, NonZeroUsize::new(1).unwrap(), (*rel).rd_att)
+                .map(|d| d.value() as i32)
+        };
+        pg_sys::systable_endscan(scan);
+        pg_sys::table_close(rel, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
+        match group {
+            Some(group) => Some(group),
+            None => unknown_group("pg_catalog.pg_dist_local_group has no row (a pg_upgrade before citus_finish_pg_upgrade())"),
+        }
+    }
+}
+
+fn unknown_group(why: &str) -> ! {
+    error_with_hint(
+        PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        format!("this node's Citus group id, which chronoid takes as its node id, cannot be read: {why}"),
+        "Finish Citus's set-up (after a pg_upgrade: SELECT citus_finish_pg_upgrade()), or set chronoid.node_id for this server in postgresql.conf.",
+    )
+}

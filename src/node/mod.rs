@@ -1,0 +1,17 @@
+//! Which node this server is, among the servers that share an ID space: a
+//! Citus formation's nodes, a replication mesh's writers. Each concern in a
+//! file of its own:
+//!
+//! - `identity`: the node id in effect (`chronoid.node_id`,
+//!   `chronoid.node_id_base`, the formation's number), read by every counter
+//!   generator, and where it came from;
+//! - `citus`: the Citus group id of this node, read from the formation's
+//!   own catalog and kept until Citus changes it.
+//!
+//! A layer between the durable generators and the type adapters: its files
+//! import `src/durable/`, `src/pg/` and one another (never in a loop), never
+//! `src/types/` or `src/generators.rs` (`scripts/check_layers.py`, run by
+//! `make test`, checks it).
+
+pub mod citus;
+pub mod identity;
