@@ -71,10 +71,12 @@ else
     # copies the library and generates the SQL from it: two builds for two
     # majors with one profile (scripts/test.sh runs a major's TAP files
     # beside the next major's build) would take each other's library. One
-    # build and copy at a time, per target directory.
+    # build and copy at a time, per target directory and profile (a build
+    # of another profile, maybe at the lowest priority in the background,
+    # never holds this one up).
     target=${CARGO_TARGET_DIR:-target}
     mkdir -p "$target"
-    exec 9>"$target/.chronoid-install.lock"
+    exec 9>"$target/.chronoid-install-$profile.lock"
     flock 9
     cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
         --out-dir "$out" "${flags[@]}" >/dev/null

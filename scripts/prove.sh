@@ -23,6 +23,8 @@
 #   # needs: node-package     the npm tarball (scripts/clients.sh) installed
 #                      into a fresh project with the drivers (CHRONOID_NODE:
 #                      dist/, project/)
+#   # needs: citus     Citus 14.0.1 built for this major and installed into
+#                      it (scripts/citus.sh; not below 16, where the test skips)
 # which this script makes, as root, before prove starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -120,6 +122,9 @@ for need in $needs; do
         (cd "$node_dir/project" && npm install --no-audit --no-fund --silent \
             && npm install --no-audit --no-fund --silent "$node_dir"/dist/chronoid-*.tgz)
         touch "$node_dir/.prepared"
+        ;;
+    citus)
+        [ "$major" -lt 16 ] || PG_CONFIG=$PG_CONFIG scripts/citus.sh >/dev/null
         ;;
     *) echo "prove.sh: unknown need '$need'" >&2; exit 1 ;;
     esac

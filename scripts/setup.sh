@@ -36,9 +36,13 @@ dpkg-query -W -f='${Status}' postgresql-15 2>/dev/null | grep -q 'install ok ins
 # patroni and etcd-server (tests/t/027_patroni.pl runs its own etcd and
 # Patroni members; the packages start no service where there is no init),
 # pgbouncer (the client packages' tests run through one in transaction mode;
-# they start their own, and Debian's starts no service where there is no init).
+# they start their own, and Debian's starts no service where there is no init),
+# libkrb5-dev liblz4-dev libzstd-dev libcurl4-openssl-dev (building Citus for
+# tests/t/032_citus_formation.pl, scripts/citus.sh: the private PostgreSQL
+# builds are configured with GSSAPI, LZ4 and zstd, whose headers Citus includes).
 packages=(libclang-dev)
-[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv sudo patroni etcd-server pgbouncer)
+[ $for_tests = no ] || packages+=(faketime libipc-run-perl libpostgresql-jdbc-java dpkg-dev lintian fakeroot python3-venv sudo patroni etcd-server pgbouncer
+    libkrb5-dev liblz4-dev libzstd-dev libcurl4-openssl-dev)
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done

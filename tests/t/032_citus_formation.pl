@@ -1,0 +1,344 @@
+# needs: citus
+# Scaling out with Citus. A DBA whose tables are keyed by chronoid IDs adds
+# Citus: a coordinator and workers, tables hash-distributed by their ID
+# column with the generator as DEFAULT, applications writing through every
+# node (Citus 14 syncs its metadata to the workers, so each node can route
+# the rows it receives), shards moved and rebalanced onto a worker added
+# later, a worker restarted with its clock behind. The IDs must stay unique
+# across the formation with no per-node configuration: a node of a Citus
+# formation whose chronoid.node_id is unset takes chronoid.node_id_base +
+# its Citus group id (the coordinator's group is 0, workers 1, 2, ... in
+# the order they joined), so each ID's node bits name the node that
+# received the row (Citus evaluates the DEFAULT there for VALUES, COPY and
+# INSERT ... SELECT from a local source; an INSERT ... SELECT from another
+# distributed table mints on the workers that run it). chronoid.node_id is server-wide (postgresql.conf, a
+# reload), never per role: ALTER ROLE ... SET is refused. Distributed
+# joins (colocated, repartitioned, with a reference table) and time-range
+# queries on the keys must return what one server would.
+#
+# scripts/prove.sh builds Citus 14.0.1 for the major under test and installs
+# it (scripts/citus.sh) for the `needs: citus` line above; Citus 14 supports
+# PostgreSQL 16 to 18, and on an earlier major the file skips.
+use strict;
+use warnings;
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(usleep);
+use Chronoid;
+use CitusFormation;
+
+my $install = $ENV{CHRONOID_PG_INSTALL};
+chomp(my $major = `$install/bin/pg_config --version`);
+$major =~ s/^PostgreSQL (\d+).*/$1/;
+plan skip_all => "Citus 14 supports PostgreSQL 16 to 18; this is $major" if $major < 16;
+# Past this point a missing Citus is a failure: prove.sh's `needs: citus`
+# builds and installs it, or fails saying why.
+unless (-f "$install/lib/citus.so")
+{
+	fail("Citus is installed in $install (scripts/citus.sh, for `needs: citus`)");
+	done_testing();
+	exit;
+}
+
+my $tmp = PostgreSQL::Test::Utils::tempdir();
+my @TYPES = qw(nanoflake uid60 caloriosa scru160);
+# Where each type keeps its node id (scru160 has none: 96 random bits).
+my %BITS = (
+	nanoflake => '(id::bigint >> 12) & 1023',
+	uid60 => 'id::bigint & 511',
+	caloriosa => '(id::bigint >> 10) & 1023',);
+
+# A coordinator and two workers; worker2 runs under libfaketime, for the
+# restart with its clock behind at the end.
+my $f = citus_formation(name => 'f', workers => 2, clock => ['worker2']);
+my $c = $f->{coordinator};
+my ($w1, $w2) = @{ $f->{workers} };
+sub coord { return $c->safe_psql('postgres', $_[0]) }
+
+# psql's output, or its error text (a check may run against SQL the
+# extension does not have yet).
+sub query
+{
+	my ($node, $sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	return $ret == 0 ? $out : "ERROR: $err";
+}
+
+my %group = map { $_->name => group_id($_) } formation_nodes($f);
+is(join(',', map { $group{ $_->name } } formation_nodes($f)), '0,1,2',
+	'Citus group ids: coordinator 0, workers 1 and 2');
+is(coord(q{SELECT count(*) FROM pg_dist_node WHERE groupid > 0 AND NOT (hasmetadata AND metadatasynced)}),
+	0, "citus_add_node synced the metadata to every worker (any node can route)");
+
+# What node id each node should mint with, by node name: its group id.
+my %node_id = %group;
+
+sub generators_ok
+{
+	my ($what) = @_;
+	for my $node (formation_nodes($f))
+	{
+		my $want = $node_id{ $node->name };
+		is(query($node, "SELECT node_id, node_id_source LIKE '%citus%' FROM chronoid_generators WHERE generator = 'nanoflake'"),
+			"$want|t", $node->name . ": chronoid_generators says node id $want, from citus ($what)");
+	}
+	return;
+}
+generators_ok('chronoid.node_id unset');
+
+# The tables: one per type, hash-distributed by its ID; a second nanoflake
+# table colocated with the first; links, distributed by a uid60, pointing
+# at nanoflakes (a join that needs repartitioning); a reference table.
+for my $t (@TYPES)
+{
+	coord("CREATE TABLE t_$t (id $t NOT NULL DEFAULT gen_$t(), via int, expect int, phase text, how text, n int);
+	       SELECT create_distributed_table('t_$t', 'id')");
+}
+coord(q{CREATE TABLE nf_detail (id nanoflake, note text);
+        SELECT create_distributed_table('nf_detail', 'id', colocate_with => 't_nanoflake');
+        CREATE TABLE links (u uid60 NOT NULL DEFAULT gen_uid60(), nf nanoflake);
+        SELECT create_distributed_table('links', 'u');
+        CREATE TABLE ref_nf (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(), via int, note text);
+        SELECT create_reference_table('ref_nf')});
+is(coord(q{SELECT string_agg(logicalrelid::text || ':' || partmethod::text, ',' ORDER BY logicalrelid::text) FROM pg_dist_partition}),
+	'links:h,nf_detail:h,ref_nf:n,t_caloriosa:h,t_nanoflake:h,t_scru160:h,t_uid60:h',
+	'six hash-distributed tables and a reference table');
+
+# One psql session per (node, type), all at once, each writing its rows
+# with single-row INSERTs, multi-row INSERTs, INSERT ... SELECT
+# generate_series and COPY, none naming the id (the DEFAULT mints it).
+# $sizes: single, multi (statements of 100 rows), select, copy. Returns how
+# many sessions failed.
+my $script_no = 0;
+
+sub write_through
+{
+	my ($phase, $sizes, @nodes) = @_;
+	my @runs;
+	for my $node (@nodes)
+	{
+		my ($via, $expect) = ($group{ $node->name }, $node_id{ $node->name });
+		for my $t (@TYPES)
+		{
+			my $file = "$tmp/w" . ++$script_no . '.sql';
+			open my $fh, '>', $file or die "$file: $!";
+			my $cols = "t_$t (via, expect, phase, how, n)";
+			my $row = sub { "($via, $expect, '$phase', '$_[0]', $_[1])" };
+			print $fh "INSERT INTO $cols VALUES " . $row->('single', $_) . ";\n" for 1 .. ($sizes->{single} // 0);
+			for my $s (1 .. ($sizes->{multi} // 0))
+			{
+				print $fh "INSERT INTO $cols VALUES " . join(',', map { $row->('multi', $s * 1000 + $_) } 1 .. 100) . ";\n";
+			}
+			print $fh "INSERT INTO $cols SELECT $via, $expect, '$phase', 'select', g FROM generate_series(1, $sizes->{select}) g;\n"
+			  if $sizes->{select};
+			if ($sizes->{copy})
+			{
+				print $fh "COPY $cols FROM STDIN;\n";
+				print $fh "$via\t$expect\t$phase\tcopy\t$_\n" for 1 .. $sizes->{copy};
+				print $fh "\\.\n";
+			}
+			close $fh;
+			chmod 0644, $file;
+			local %ENV = $node->_get_env();
+			my ($out, $err) = ('', '');
+			push @runs, [ $node->name . " t_$t", \$err, IPC::Run::start(
+				[ $node->installed_command('psql'), '-XAtq', '-v', 'ON_ERROR_STOP=1',
+				  '-d', $node->connstr('postgres'), '-f', $file ], '>', \$out, '2>', \$err) ];
+		}
+	}
+	my $failed = 0;
+	for my $r (@runs)
+	{
+		my ($name, $err, $h) = @$r;
+		next if $h->finish;
+		$failed++;
+		diag("$phase: $name failed: $$err");
+	}
+	return $failed;
+}
+
+# Per type: no duplicate at all; and every row of the phases given has the
+# node id it was expected to get (breakdown in the diagnostics if not).
+sub ids_ok
+{
+	my ($what, @phases) = @_;
+	my $in = join(',', map { "'$_'" } @phases);
+	for my $t (@TYPES)
+	{
+		my ($rows, $dups) = split /\|/, coord("SELECT count(*), count(*) - count(DISTINCT id) FROM t_$t");
+		is($dups, 0, "$what: $t: no duplicate among $rows ids");
+		next unless $BITS{$t};
+		my $wrong = coord("SELECT count(*) FROM t_$t WHERE phase IN ($in) AND $BITS{$t} <> expect");
+		is($wrong, 0, "$what: $t: every id carries the node id of the node that received its row")
+		  or diag(coord("SELECT string_agg(format('%s %s via group %s: node id %s where %s expected (%s rows)', phase, how, via, bits, expect, n), E'\\n')
+		                 FROM (SELECT phase, how, via, $BITS{$t} AS bits, expect, count(*) n FROM t_$t
+		                       WHERE phase IN ($in) GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5) s"));
+	}
+	return;
+}
+
+# Writers through every node at once.
+my $started = time;
+is(write_through('group', { single => 200, multi => 20, select => 20_000, copy => 20_000 }, formation_nodes($f)),
+	0, '12 writers (3 nodes x 4 types) wrote at once through every node');
+note 'the writers took ' . (time - $started) . ' s';
+is(coord('SELECT count(*) FROM t_nanoflake'), 3 * 42_200, '42,200 rows per node in each table');
+ids_ok('writing through every node', 'group');
+
+# The reference table, written through each node.
+for my $node (formation_nodes($f))
+{
+	$node->safe_psql('postgres', "INSERT INTO ref_nf (via, note) SELECT $group{$node->name}, 'minted' FROM generate_series(1, 100)");
+}
+is(coord("SELECT count(*), count(*) FILTER (WHERE (id::bigint >> 12) & 1023 <> via) FROM ref_nf"), '300|0',
+	'reference table: 100 rows through each node, each id with its node id');
+my %ref = map { $_->safe_psql('postgres', "SELECT md5(string_agg(id::text || via, ',' ORDER BY id)) FROM ref_nf") => 1 } formation_nodes($f);
+is(scalar(keys %ref), 1, 'reference table: every node reads the same rows');
+
+# Joins on the keys.
+coord(q{INSERT INTO nf_detail SELECT id, 'even' FROM t_nanoflake WHERE n % 2 = 0;
+        INSERT INTO links (nf) SELECT id FROM t_nanoflake WHERE n % 10 = 0;
+        INSERT INTO ref_nf (id, via, note) SELECT id, via, 'sample' FROM t_nanoflake WHERE n % 100 = 0});
+my $even = coord('SELECT count(*) FROM t_nanoflake WHERE n % 2 = 0');
+is(coord('SELECT count(*) FROM t_nanoflake t JOIN nf_detail d USING (id)'), $even,
+	"colocated join on the nanoflake key: $even rows");
+unlike(coord('EXPLAIN SELECT count(*) FROM t_nanoflake t JOIN nf_detail d USING (id)'), qr/MapMergeJob/,
+	'(pushed down to the shards, no repartitioning)');
+my ($ret, $out, $err) = $c->psql('postgres', 'SELECT count(*) FROM links l JOIN t_nanoflake t ON t.id = l.nf');
+note "the same join over links without repartition joins: " . ($ret ? $err : "ran: $out");
+my $tenth = coord('SELECT count(*) FROM t_nanoflake WHERE n % 10 = 0');
+is(coord('SET citus.enable_repartition_joins = on; SELECT count(*) FROM links l JOIN t_nanoflake t ON t.id = l.nf'), $tenth,
+	"repartition join on nanoflake (links distributed by uid60): $tenth rows");
+like(coord('SET citus.enable_repartition_joins = on; EXPLAIN SELECT count(*) FROM links l JOIN t_nanoflake t ON t.id = l.nf'),
+	qr/MapMergeJob/, '(a repartition join: Citus hashed nanoflakes into the other side\'s shards)');
+is(coord('SELECT count(*), count(DISTINCT u) FROM links'), "$tenth|$tenth", 'links: its uid60 keys are unique');
+note 'where INSERT INTO links SELECT ... FROM a distributed table minted its uid60 DEFAULT (node id: rows): '
+  . coord(q{SELECT string_agg(b || ': ' || n, ', ') FROM (SELECT u::bigint & 511 b, count(*) n FROM links GROUP BY 1 ORDER BY 1) s});
+my $sample = coord('SELECT count(*) FROM t_nanoflake WHERE n % 100 = 0');
+is(coord("SELECT count(*) FROM t_nanoflake t JOIN ref_nf r USING (id) WHERE r.note = 'sample'"), $sample,
+	"join with the reference table on nanoflake: $sample rows");
+
+# Time ranges: rows minted on the coordinator between two instants are
+# exactly those between TYPE_floor and TYPE_ceil of the instants.
+my $t0 = coord('SELECT clock_timestamp()');
+usleep(20_000);
+coord("INSERT INTO t_$_ (via, expect, phase, how, n) SELECT 0, 0, 'range', 'select', g FROM generate_series(1, 1000) g") for @TYPES;
+usleep(20_000);
+my $t1 = coord('SELECT clock_timestamp()');
+for my $t (qw(nanoflake caloriosa))
+{
+	is(coord("SELECT count(*), count(*) FILTER (WHERE phase = 'range') FROM t_$t WHERE id BETWEEN ${t}_floor('$t0') AND ${t}_ceil('$t1')"),
+		'1000|1000', "$t: the rows of a time range, exactly, between ${t}_floor and ${t}_ceil");
+	is(coord("SELECT count(*) FROM t_$t WHERE id >= ${t}_floor('$t0') AND id < ${t}_floor('$t1')"), 1000,
+		"$t: and with id >= floor(t0) AND id < floor(t1)");
+}
+
+# chronoid.node_id is server-wide: a per-role setting is refused, and
+# changes nothing on any node.
+($ret, $out, $err) = $c->psql('postgres', 'ALTER ROLE postgres SET chronoid.node_id = 7', extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  55P02: parameter "chronoid\.node_id" cannot be changed now/,
+	'ALTER ROLE postgres SET chronoid.node_id = 7 is refused (55P02)');
+my $set = join ',', map { $_->safe_psql('postgres', q{SELECT count(*) FROM pg_db_role_setting WHERE array_to_string(setconfig, ',') LIKE '%chronoid.node_id%'}) } formation_nodes($f);
+is($set, '0,0,0', 'no node has a per-role or per-database chronoid.node_id');
+if ($set ne '0,0,0')
+{
+	# Undo it (Citus propagates role settings; a worker may refuse the
+	# command), so that what follows tests what it means to.
+	$_->psql('postgres', 'ALTER ROLE postgres RESET chronoid.node_id') for formation_nodes($f);
+}
+generators_ok('after the refused ALTER ROLE');
+
+# An explicit, distinct chronoid.node_id per node, by reload.
+for my $node (formation_nodes($f))
+{
+	$node_id{ $node->name } = 101 + $group{ $node->name };
+	$node->append_conf('postgresql.conf', "chronoid.node_id = $node_id{$node->name}\n");
+	$node->reload;
+}
+for my $node (formation_nodes($f))
+{
+	my $want = $node_id{ $node->name };
+	my $got = '';
+	for (1 .. 50)
+	{
+		$got = query($node, "SELECT node_id FROM chronoid_generators WHERE generator = 'nanoflake'");
+		last if $got eq $want;
+		usleep(100_000);
+	}
+	is($got, $want, $node->name . ": chronoid.node_id = $want taken on reload");
+}
+is(write_through('explicit', { single => 50, multi => 5, select => 5000, copy => 5000 }, formation_nodes($f)),
+	0, 'writers through every node with explicit node ids 101, 102, 103');
+ids_ok('explicit node ids', 'explicit');
+
+# Shards move: every value stays as it was.
+my @TABLES = ((map { "t_$_" } @TYPES), 'nf_detail', 'links', 'ref_nf');
+
+sub snapshot
+{
+	return { map { $_ => coord("SELECT count(*) || ' ' || md5(string_agg(id::text || ':' || coalesce(via::text, '') , ',' ORDER BY id)) FROM (SELECT "
+		  . ($_ eq 'links' ? 'u AS id, NULL::int AS via' : $_ eq 'nf_detail' ? 'id, NULL::int AS via' : 'id, via') . " FROM $_) s") } @TABLES };
+}
+
+sub same_values
+{
+	my ($before, $what) = @_;
+	my $after = snapshot();
+	my @changed = grep { $before->{$_} ne $after->{$_} } @TABLES;
+	is(join(',', @changed), '', "$what: every value of every table intact (count and md5 of the ids in order)")
+	  or diag(join("\n", map { "$_: $before->{$_} -> $after->{$_}" } @changed));
+	return;
+}
+my $before = snapshot();
+my ($p1, $p2) = ($w1->port, $w2->port);
+my $shard = coord("SELECT min(shardid) FROM citus_shards WHERE table_name = 't_nanoflake'::regclass AND nodeport = $p1");
+coord("SELECT citus_move_shard_placement($shard, '127.0.0.1', $p1, '127.0.0.1', $p2, shard_transfer_mode => 'block_writes')");
+is(coord("SELECT nodeport FROM citus_shards WHERE shardid = $shard"), $p2, "shard $shard of t_nanoflake moved from worker1 to worker2");
+same_values($before, 'after citus_move_shard_placement');
+
+# A worker joins, and mints with its own group id.
+my $w3 = add_worker($f, 'worker3');
+$group{ $w3->name } = group_id($w3);
+$node_id{ $w3->name } = $group{ $w3->name };
+is($group{ $w3->name }, 3, 'worker3 joined as group 3');
+is(query($w3, "SELECT node_id, node_id_source LIKE '%citus%' FROM chronoid_generators WHERE generator = 'nanoflake'"),
+	"3|t", 'worker3: chronoid_generators says node id 3, from citus');
+$before = snapshot();
+my $job = coord("SELECT citus_rebalance_start(shard_transfer_mode => 'block_writes')");
+coord('SELECT citus_rebalance_wait()');
+is(coord("SELECT state FROM pg_dist_background_job WHERE job_id = $job"), 'finished', "rebalance job $job finished");
+cmp_ok(coord('SELECT count(*) FROM citus_shards WHERE nodeport = ' . $w3->port), '>', 0, 'worker3 holds shards after the rebalance');
+same_values($before, 'after the rebalance onto worker3');
+is(write_through('added', { single => 50, multi => 5, select => 5000, copy => 5000 }, formation_nodes($f)),
+	0, 'writers through all four nodes at once, worker3 too');
+ids_ok('with a worker added', 'added');
+
+# worker2 writes, stops, and comes back with its clock 2 s behind: what it
+# mints then is unique and above all it minted before.
+is(write_through('before_restart', { select => 5000, copy => 5000 }, $w2), 0, 'worker2 wrote just before its restart');
+$w2->stop('fast');
+set_clock($f->{clock}{worker2}, '-2');
+start_with_clock($w2);
+my $lag = Time::HiRes::time() - $w2->safe_psql('postgres', 'SELECT extract(epoch FROM clock_timestamp())');
+ok($lag > 1.5 && $lag < 3, sprintf('worker2 is back, its clock %.2f s behind', $lag));
+my $behind = '';
+for my $t (@TYPES)
+{
+	$behind .= "INSERT INTO t_$t (via, expect, phase, how, n) SELECT $group{$w2->name}, $node_id{$w2->name}, 'clock_behind', 'select', g FROM generate_series(1, 5000) g;";
+}
+my @errors = generate_until_ok($w2, "BEGIN; $behind COMMIT", 30);
+is(scalar(grep { !/55000: system clock is \d+ ms behind/ } @errors), 0,
+	'worker2, 2 s behind: refusals, if any, are 55000 clock-behind errors (' . scalar(@errors) . ')')
+  or diag(join("\n", @errors));
+ids_ok('worker2 restarted 2 s behind', 'clock_behind');
+for my $t (qw(nanoflake uid60 caloriosa))
+{
+	is(coord("SELECT count(*) FROM t_$t WHERE phase = 'clock_behind' AND ${t}_timestamp(id) <=
+	              (SELECT max(${t}_timestamp(id)) FROM t_$t WHERE via = $group{$w2->name} AND phase <> 'clock_behind')"),
+		0, "$t: worker2's ids after the restart lie above every one it minted before");
+}
+
+$_->stop for formation_nodes($f);
+done_testing();
