@@ -1,10 +1,11 @@
 //! chronoid: time-ordered identifier types for PostgreSQL.
 //!
 //! The formats are the `chronoid_formats` crate (`formats/`, plain Rust, no
-//! pgrx); this crate adapts them to SQL, in three layers, each importing
+//! pgrx); this crate adapts them to SQL, in four layers, each importing
 //! only the ones below it (`scripts/check_layers.py` checks it):
 //!
 //! - `types`: one thin adapter per SQL type;
+//! - `node`: which node this server is among servers (node ids, peers);
 //! - `durable`: the server-wide generators' shared state, durable marks,
 //!   WAL records and reserver;
 //! - `pg`: PostgreSQL plumbing that knows no chronoid type or generator;
@@ -116,6 +117,9 @@ pub mod pg_test {
 
     #[must_use]
     pub fn postgresql_conf_options() -> Vec<&'static str> {
-        vec!["shared_preload_libraries = 'chronoid'", "chronoid.node_id = 77"]
+        vec![
+            "shared_preload_libraries = 'chronoid'",
+            "chronoid.node_id = 77",
+        ]
     }
 }

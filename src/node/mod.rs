@@ -6,7 +6,9 @@
 //!   `chronoid.node_id_base`, the formation's number), read by every counter
 //!   generator, and where it came from;
 //! - `citus`: the Citus group id of this node, read from the formation's
-//!   own catalog and kept until Citus changes it.
+//!   own catalog and kept until Citus changes it;
+//! - `peers`: the servers this one replicates from, asked their node ids
+//!   before this server mints.
 //!
 //! A layer between the durable generators and the type adapters: its files
 //! import `src/durable/`, `src/pg/` and one another (never in a loop), never
@@ -15,3 +17,4 @@
 
 pub mod citus;
 pub mod identity;
+pub mod peers;

@@ -1,6 +1,8 @@
 //! PostgreSQL plumbing: what any extension written with pgrx would need and
 //! that knows no chronoid type or generator. Datums (`datum`), errors
 //! (`error`, `input_error`), `timestamptz` and unix milliseconds (`time`),
+//! one query to another server (`remote`), the catalog's subscriptions
+//! (`subscriptions`),
 //! the backend's clock (`clock`), the control file (`control`), per-backend
 //! state (`backend_local`), the per-backend CSPRNG (`random`), settings
 //! machinery (`guc`), the guards before a write (`guards`), C declarations
@@ -21,4 +23,6 @@ pub mod guards;
 pub mod guc;
 pub mod input_error;
 pub mod random;
+pub mod remote;
+pub mod subscriptions;
 pub mod time;

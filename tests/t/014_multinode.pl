@@ -1,11 +1,9 @@
 # Four servers, each with its own chronoid.node_id, all generating at once
 # with every generator; everything merged into one table. nanoflake
 # (distinct node ids) and scru160 (96 random bits) must not collide at all.
-# caloriosa and uid60 carry no node id: only their random bits (12 and 9)
-# separate two servers' IDs of the same millisecond and counter, so
-# collisions are expected; the test reports the number observed against the
-# number the odds predict, and fails only if the observed number is far
-# outside them. Then native logical replication, with binary = true and
+# caloriosa and uid60 carry the node id in the bits their seeds leave free
+# (src/node/identity.rs): no collisions either; the test also reports how
+# many random bits alone would have given. Then native logical replication, with binary = true and
 # without, from two publishers to one subscriber: every row arrives equal.
 # (Was tests/tap/multinode.sh: 14 checks, the same 14 here.)
 use strict;
@@ -51,21 +49,20 @@ is(on_merged('SELECT count(*) - count(DISTINCT nf) FROM merged'), '0', 'zero dup
 is(on_merged('SELECT count(*) - count(DISTINCT s) FROM merged'), '0', 'zero duplicate scru160s across servers');
 is(on_merged('SELECT count(*) = count(DISTINCT (node, nf)) FROM merged'), 't', '(and none within a server)');
 
-# caloriosa / uid60: observed collisions against the odds. Two servers'
-# IDs collide only with the same millisecond and counter (then 1 in 4096,
-# resp. 1 in 512, for the random bits): expected = sum over (ms, counter)
-# of C(servers using it, 2) / 4096 (resp. / 512).
-for my $t ([ 'caloriosa', 'c', 'caloriosa_increment(c)', 4096 ], [ 'uid60', 'u', 'uid60_sequence(u)', 512 ])
+# caloriosa / uid60 carry the node id too (the salt's low 10 bits, the 9
+# free bits): 0 collisions between servers. For comparison, the collisions
+# random bits alone would give (before 0.6.0): the sum over (ms, counter) of
+# C(servers using it, 2) / 4096 (resp. / 512).
+for my $t ([ 'caloriosa', 'c', 'caloriosa_increment(c)', 4096, 'caloriosa_random(c) & 1023' ],
+	[ 'uid60', 'u', 'uid60_sequence(u)', 512, 'uid60_random(u)' ])
 {
-	my ($type, $col, $counter, $odds) = @$t;
+	my ($type, $col, $counter, $odds, $node_bits) = @$t;
 	my $observed = on_merged("SELECT count(*) - count(DISTINCT $col) FROM merged");
-	my $expected = on_merged("SELECT round(coalesce(sum(n * (n - 1) / 2.0), 0) / $odds, 1) FROM (SELECT count(DISTINCT node) n FROM merged GROUP BY ${type}_timestamp($col), $counter) g");
-	note "$type: $observed collisions observed between servers, $expected expected from the odds (1 in $odds per shared millisecond and counter)";
-	ok($observed <= $expected + 5 * sqrt($expected) + 3 && $observed >= $expected - 5 * sqrt($expected) - 3,
-		"$type: observed collisions ($observed) within the odds (expected $expected)");
-	is(on_merged("SELECT count(*) = count(DISTINCT (node, $col)) FROM merged"), 't', "$type: zero duplicates within one server");
+	my $random = on_merged("SELECT round(coalesce(sum(n * (n - 1) / 2.0), 0) / $odds, 1) FROM (SELECT count(DISTINCT node) n FROM merged GROUP BY ${type}_timestamp($col), $counter) g");
+	note "$type: $observed collisions between servers; random bits alone would give about $random";
+	is($observed, '0', "$type: zero duplicates across servers (random bits alone: about $random)");
+	is(on_merged("SELECT bool_and($node_bits = node) FROM merged"), 't', "$type: every ID carries its server's node id");
 }
-
 # Logical replication: nodes 1 and 2 publish, node 3 subscribes to node 1
 # with binary = true and to node 2 in text.
 for my $i (1 .. 3)

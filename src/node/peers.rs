@@ -1,0 +1,126 @@
+//! The servers this one replicates from (its logical-replication
+//! subscriptions, in every database): their rows meet this server's, so no
+//! two of them may mint with one node id. Before this backend's first
+//! counter ID, and again after any subscription or this server's node id
+//! changes, each enabled subscription's publisher is asked its
+//! `chronoid.node_id` over one short connection (`src/pg/remote.rs`). A
+//! publisher with the same id, or either side with none, makes every
+//! counter generator here refuse (55000), naming the subscription and the
+//! publisher. In a two-writer mesh each side subscribes to the other, so
+//! both refuse before either's IDs reach the other.
+//!
+//! A publisher that cannot be asked is not checked (a WARNING says so):
+//! refusing would stop this server whenever a peer is down. The peer, when
+//! it mints, asks this server in turn. Subscriptions Citus makes for its own
+//! shard moves (`citus_…`) are between the nodes of one formation, whose
+//! ids `src/node/identity.rs` keeps apart.
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::cell::{Cell, RefCell};
+
+use pgrx::pg_sys;
+use pgrx::PgSqlErrorCode;
+
+use crate::pg::error::error_with_hint;
+use crate::pg::{remote, subscriptions};
+use chronoid_formats::node_id::{Node, Source};
+
+struct Checked {
+    /// The node id (and source) the verdict was reached for.
+    node: Cell<Option<Node>>,
+    /// Set by a subscription's change, in this backend.
+    stale: Cell<bool>,
+    callback_registered: Cell<bool>,
+    /// Why this server must not mint, if it must not.
+    refusal: RefCell<Option<(String, String)>>,
+}
+
+// SAFETY: only ever touched by a backend's one thread.
+unsafe impl Sync for Checked {}
+
+static CHECKED: Checked = Checked {
+    node: Cell::new(None),
+    stale: Cell::new(true),
+    callback_registered: Cell::new(false),
+    refusal: RefCell::new(None),
+};
+
+/// Refuses (55000) if a server this one replicates from mints with this
+/// server's node id, or either has none.
+pub fn refuse_shared_node_id(function: &str, node: Node) {
+    if CHECKED.stale.get() || CHECKED.node.get() != Some(node) {
+        if !CHECKED.callback_registered.replace(true) {
+            subscriptions::on_change(on_subscription_change);
+        }
+        // Marked fresh first: a change while the publishers are asked
+        // marks it stale again.
+        CHECKED.stale.set(false);
+        CHECKED.node.set(Some(node));
+        let refusal = ask_publishers(node);
+        *CHECKED.refusal.borrow_mut() = refusal;
+    }
+    if let Some((message, hint)) = CHECKED.refusal.borrow().clone() {
+        error_with_hint(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("{function} refuses: {message}"),
+            &hint,
+        );
+    }
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_subscription_change(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
+    CHECKED.stale.set(true);
+}
+
+const ASK: &str = "SELECT current_setting('chronoid.node_id', true), \
+    coalesce(nullif(current_setting('cluster_name'), ''), coalesce(inet_server_addr()::text, 'a local socket') || ' port ' || current_setting('port'))";
+
+const HINT: &str = "Give every server whose IDs meet its own chronoid.node_id (0..1023) in postgresql.conf and reload; docs/across-servers.md, \"Replication meshes\".";
+
+fn ask_publishers(node: Node) -> Option<(String, String)> {
+    let mine = match node.source {
+        Source::Unset => None,
+        _ => node.id,
+    };
+    for sub in subscriptions::all() {
+        if !sub.enabled || sub.name.starts_with("citus_") {
+            continue;
+        }
+        let row = match remote::first_row(&sub.conninfo, ASK, 2) {
+            Ok(row) => row,
+            Err(why) => {
+                pgrx::warning!(
+                    "chronoid: could not ask the publisher of subscription \"{}\" for its node id, so it is not checked: {why}",
+                    sub.name
+                );
+                continue;
+            }
+        };
+        let publisher = format!(
+            "the publisher of subscription \"{}\" ({})",
+            sub.name,
+            row[1].as_deref().unwrap_or("?")
+        );
+        // NULL: chronoid is not loaded there, so it mints no counter IDs.
+        let Some(theirs) = row[0].as_deref().and_then(|s| s.trim().parse::<i32>().ok()) else {
+            continue;
+        };
+        let refusal = match (mine, theirs) {
+            (None, _) => format!(
+                "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"
+            ),
+            (Some(_), -1) => format!(
+                "{publisher} has no node id (chronoid.node_id is not set there), and this server receives its rows"
+            ),
+            (Some(id), theirs) if i32::from(id) == theirs => format!(
+                "this server's node id {id} is also the node id of {publisher}, whose rows it receives"
+            ),
+            _ => continue,
+        };
+        return Some((refusal, HINT.into()));
+    }
+    None
+}

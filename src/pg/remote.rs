@@ -1,0 +1,114 @@
+//! One query to another PostgreSQL server, from a backend, as PostgreSQL's
+//! own logical replication asks a publisher (`CREATE SUBSCRIPTION`,
+//! tablesync): through `libpqwalreceiver`, so the extension links no libpq.
+//! The connection lasts one query. It honours cancels (the module waits on
+//! the latch), and gets a connect timeout unless the connection string
+//! names one.
+//!
+//! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
+//! type adapter (`src/types/`), `src/node/` or the durable generators.
+
+use std::ffi::{CStr, CString};
+
+use pgrx::pg_sys;
+
+/// The first row of `query`'s result on the server `conninfo` names, each
+/// column as text (`None` for NULL); `Err` says why there is none.
+pub fn first_row(
+    conninfo: &str,
+    query: &str,
+    columns: usize,
+) -> Result<Vec<Option<String>>, String> {
+    let conninfo = with_connect_timeout(conninfo);
+    let conninfo =
+        CString::new(conninfo).map_err(|_| "a NUL in the connection string".to_string())?;
+    let query = CString::new(query).map_err(|_| "a NUL in the query".to_string())?;
+    // SAFETY: the module's functions as PostgreSQL calls them; every
+    // pointer passed lives across the call, every one returned is palloc'd
+    // in the current memory context.
+    unsafe {
+        pg_sys::load_file(c"libpqwalreceiver".as_ptr(), false);
+        let functions = pg_sys::WalReceiverFunctions;
+        if functions.is_null() {
+            return Err("libpqwalreceiver did not load".into());
+        }
+        let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
+        let appname = c"chronoid";
+        let connect = (*functions).walrcv_connect.ok_or("no walrcv_connect")?;
+        #[cfg(feature = "pg15")]
+        let conn = connect(conninfo.as_ptr(), true, appname.as_ptr(), &mut err);
+        #[cfg(feature = "pg16")]
+        let conn = connect(conninfo.as_ptr(), true, false, appname.as_ptr(), &mut err);
+        // A plain connection (replication = false), as a database user.
+        #[cfg(any(feature = "pg17", feature = "pg18"))]
+        let conn = connect(
+            conninfo.as_ptr(),
+            false,
+            false,
+            false,
+            appname.as_ptr(),
+            &mut err,
+        );
+        if conn.is_null() {
+            return Err(text_of(err));
+        }
+        let exec = (*functions).walrcv_exec.ok_or("no walrcv_exec")?;
+        let types = vec![pg_sys::TEXTOID; columns];
+        let result = exec(conn, query.as_ptr(), columns as i32, types.as_ptr());
+        let row = read_first_row(result, columns);
+        if let Some(disconnect) = (*functions).walrcv_disconnect {
+            disconnect(conn);
+        }
+        row
+    }
+}
+
+/// libpq keeps the last of a keyword given twice; a URI takes it as a
+/// parameter.
+fn with_connect_timeout(conninfo: &str) -> String {
+    if conninfo.contains("connect_timeout") {
+        conninfo.to_owned()
+    } else if conninfo.starts_with("postgres://") || conninfo.starts_with("postgresql://") {
+        let sep = if conninfo.contains('?') { '&' } else { '?' };
+        format!("{conninfo}{sep}connect_timeout=5")
+    } else {
+        format!("{conninfo} connect_timeout=5")
+    }
+}
+
+unsafe fn read_first_row(
+    result: *mut pg_sys::WalRcvExecResult,
+    columns: usize,
+) -> Result<Vec<Option<String>>, String> {
+    if result.is_null() {
+        return Err("no result".into());
+    }
+    if (*result).status != pg_sys::WalRcvExecStatus::WALRCV_OK_TUPLES {
+        return Err(text_of((*result).err));
+    }
+    let slot = pg_sys::MakeSingleTupleTableSlot((*result).tupledesc, &pg_sys::TTSOpsMinimalTuple);
+    if !pg_sys::tuplestore_gettupleslot((*result).tuplestore, true, false, slot) {
+        pg_sys::ExecDropSingleTupleTableSlot(slot);
+        return Err("no row".into());
+    }
+    let mut row = Vec::with_capacity(columns);
+    for attno in 1..=columns as i32 {
+        let mut isnull = false;
+        let datum = pg_sys::slot_getattr(slot, attno, &mut isnull);
+        row.push((!isnull).then(|| {
+            CStr::from_ptr(pg_sys::text_to_cstring(datum.cast_mut_ptr()))
+                .to_string_lossy()
+                .into_owned()
+        }));
+    }
+    pg_sys::ExecDropSingleTupleTableSlot(slot);
+    Ok(row)
+}
+
+unsafe fn text_of(err: *mut std::ffi::c_char) -> String {
+    if err.is_null() {
+        "unknown error".into()
+    } else {
+        CStr::from_ptr(err).to_string_lossy().trim().to_owned()
+    }
+}

@@ -1,0 +1,129 @@
+# A two-writer mesh, as a DBA builds one on PostgreSQL 16+: two servers
+# replicating one table to each other (logical replication, origin = none),
+# both inserting rows whose keys default to chronoid's counter generators.
+# With one node id on both (or none set), their IDs would repeat each
+# other's, and the first repeat would stop replication both ways
+# (insert_exists). Each server asks the publishers of its subscriptions
+# their node ids before it mints (src/node/peers.rs): with none set, or one
+# id on both, every counter generator refuses (55000), naming the peer,
+# before any ID is made; with distinct ids both write at once and every row
+# arrives on both, 0 duplicates, each ID carrying its writer's node bits. A
+# publisher that cannot be asked is not checked, and a WARNING says so.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Chronoid;
+
+my $probe = PostgreSQL::Test::Cluster->new('probe', install_path => $ENV{CHRONOID_PG_INSTALL});
+plan skip_all => 'origin = none (a two-writer mesh) needs PostgreSQL 16 or later'
+  if $probe->pg_version < 16;
+
+my $PER = 20_000;
+my %n;
+for my $name (qw(east west))
+{
+	$n{$name} = chronoid_node($name, allows_streaming => 'logical');
+	$n{$name}->start;
+	$n{$name}->safe_psql('postgres', q{
+		CREATE EXTENSION chronoid;
+		CREATE TABLE t (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(),
+		                u uid60 UNIQUE DEFAULT gen_uid60(),
+		                c caloriosa UNIQUE DEFAULT gen_caloriosa(),
+		                via text);
+		CREATE PUBLICATION mesh FOR TABLE t;});
+}
+for my $pair ([qw(east west)], [qw(west east)])
+{
+	my ($sub, $pub) = @$pair;
+	my $conn = $n{$pub}->connstr('postgres') =~ s/'//gr;
+	$n{$sub}->safe_psql('postgres',
+		"CREATE SUBSCRIPTION from_$pub CONNECTION '$conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+}
+
+sub gen_error
+{
+	my ($node, $gen) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', "SELECT $gen()", extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	return $err;
+}
+
+sub set_node_id
+{
+	my ($node, $id) = @_;
+	$node->adjust_conf('postgresql.conf', 'chronoid.node_id', undef);
+	$node->append_conf('postgresql.conf', "chronoid.node_id = $id\n") if defined $id;
+	$node->reload;
+	$node->poll_query_until('postgres', "SELECT current_setting('chronoid.node_id') = '" . ($id // -1) . "'")
+	  or die 'node id not reloaded';
+}
+
+# 1. No node ids set: both refuse, naming the peer, before any ID is made.
+for my $name (qw(east west))
+{
+	my $peer = $name eq 'east' ? 'west' : 'east';
+	for my $gen (qw(gen_nanoflake gen_uid60 gen_caloriosa))
+	{
+		like(gen_error($n{$name}, $gen),
+			qr/55000: $gen\(\) refuses: this server has no node id \(chronoid.node_id is not set\), and it receives rows from the publisher of subscription "from_$peer"/,
+			"$name, no node ids: $gen() refuses (55000), naming its subscription from $peer");
+	}
+	is($n{$name}->safe_psql('postgres', 'SELECT length(gen_scru160()::text)'), '32', "$name: scru160 needs no node id");
+}
+
+# 2. One node id on both: both refuse, naming the id and the peer.
+set_node_id($n{$_}, 5) for qw(east west);
+for my $name (qw(east west))
+{
+	my $peer = $name eq 'east' ? 'west' : 'east';
+	like(gen_error($n{$name}, 'gen_nanoflake'),
+		qr/55000: gen_nanoflake\(\) refuses: this server's node id 5 is also the node id of the publisher of subscription "from_$peer" \(.*\), whose rows it receives/,
+		"$name, node id 5 on both: refused, naming the peer");
+	like(gen_error($n{$name}, 'gen_nanoflake'), qr/HINT:  Give every server whose IDs meet its own chronoid.node_id/,
+		'and the hint says what to do');
+}
+is($n{east}->safe_psql('postgres', 'SELECT count(*) FROM t') + $n{west}->safe_psql('postgres', 'SELECT count(*) FROM t'),
+	0, 'no row was written anywhere');
+
+# 3. One side set, the other not: both refuse.
+set_node_id($n{west}, 2);
+set_node_id($n{east}, undef);
+like(gen_error($n{west}, 'gen_uid60'),
+	qr/gen_uid60\(\) refuses: the publisher of subscription "from_east" \(.*\) has no node id \(chronoid.node_id is not set there\)/,
+	'west (2) with east unset: west refuses, naming east');
+
+# 4. Distinct ids: both write at once, every row reaches both, no repeats.
+set_node_id($n{east}, 1);
+my $failed = at_once(map {
+		my $name = $_;
+		map { [ $n{$name}, "INSERT INTO t (via) SELECT '$name' FROM generate_series(1, " . ($PER / 2) . ')' ] } 1, 2
+	} qw(east west));
+is($failed, 0, "distinct node ids (east 1, west 2): 4 writers, $PER rows per server at once");
+for my $name (qw(east west))
+{
+	$n{$name}->poll_query_until('postgres', 'SELECT count(*) = ' . (2 * $PER) . ' FROM t')
+	  or diag("$name holds " . $n{$name}->safe_psql('postgres', 'SELECT count(*) FROM t') . ' rows');
+	is($n{$name}->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id), count(DISTINCT u), count(DISTINCT c) FROM t'),
+		join('|', (2 * $PER) x 4), "$name holds every row of both writers, no key repeated");
+	is($n{$name}->safe_psql('postgres', q{
+		SELECT bool_and(nanoflake_generator(id) = n AND uid60_random(u) = n AND caloriosa_random(c) & 1023 = n)
+		FROM (SELECT *, CASE via WHEN 'east' THEN 1 ELSE 2 END AS n FROM t) s}),
+		't', "$name: every ID carries its writer's node bits");
+}
+is($n{east}->safe_psql('postgres', 'SELECT md5(string_agg(id::text, \',\' ORDER BY id)) FROM t'),
+	$n{west}->safe_psql('postgres', 'SELECT md5(string_agg(id::text, \',\' ORDER BY id)) FROM t'),
+	'both servers hold the same keys');
+
+# 5. A publisher that cannot be asked: not checked, and the log says so.
+$n{west}->stop;
+my $log_at = -s $n{east}->logfile;
+# A new session asks again.
+my ($ret, $out, $err) = $n{east}->psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
+is($out, '1', 'west down: east mints');
+like($err, qr/WARNING:  chronoid: could not ask the publisher of subscription "from_west" for its node id, so it is not checked/,
+	'and warns that its peer is not checked');
+$n{west}->start;
+
+$n{$_}->stop for qw(east west);
+done_testing();
