@@ -10,8 +10,11 @@
 #
 # The source tarball, first found of:
 #   1. $CHRONOID_CITUS_TARBALL, a path the user gives;
-#   2. ../shared/third_party/citus-14.0.1.tar.gz beside this checkout (its
-#      README gives the sha256, checked here: a mismatch is an error);
+#   2. ../shared/third_party/citus-14.0.1.tar.gz beside this checkout, or
+#      beside the checkout this one was cloned from (a clone elsewhere,
+#      as a CI run makes), or the machine's copy of one found before
+#      (/var/cache/chronoid/third_party/); its README gives the sha256,
+#      checked here: a mismatch is an error;
 #   3. Citus's release archive from GitHub (curl, where the machine has the
 #      internet), kept in the cache. GitHub's archives are not promised to be
 #      byte-identical to the shipped `git archive`: another sha256 is
@@ -57,7 +60,16 @@ flock 9
 find_tarball() {
     local shipped downloaded sum
     downloaded=$(dirname "$cache")/citus-$CITUS_VERSION-github.tar.gz
-    shipped=$(dirname "$CHRONOID_ROOT")/shared/third_party/citus-$CITUS_VERSION.tar.gz
+    local name=citus-$CITUS_VERSION.tar.gz origin candidate
+    local machine_copy=/var/cache/chronoid/third_party/$name
+    shipped=$(dirname "$CHRONOID_ROOT")/shared/third_party/$name
+    if [ ! -f "$shipped" ]; then
+        origin=$(git -C "$CHRONOID_ROOT" config --get remote.origin.url 2>/dev/null || true)
+        origin=${origin#file://}
+        for candidate in ${origin:+"$(dirname "$origin")/shared/third_party/$name"} "$machine_copy"; do
+            if [ -f "$candidate" ]; then shipped=$candidate; break; fi
+        done
+    fi
     note=
     if [ -n "${CHRONOID_CITUS_TARBALL:-}" ]; then
         tarball=$CHRONOID_CITUS_TARBALL
@@ -70,6 +82,11 @@ find_tarball() {
         tarball=$(readlink -f "$shipped")
         sum=$(sha256sum "$tarball" | cut -d' ' -f1)
         [ "$sum" = "$CITUS_SHA256" ] || die "$tarball: sha256 $sum, expected $CITUS_SHA256 (../shared/third_party/README.md); replace it, or name another with CHRONOID_CITUS_TARBALL=/path/to/citus-$CITUS_VERSION.tar.gz"
+        # Kept for clones made elsewhere on this machine.
+        if [ "$tarball" != "$machine_copy" ]; then
+            mkdir -p "$(dirname "$machine_copy")"
+            cp "$tarball" "$machine_copy.partial.$$" && mv -f "$machine_copy.partial.$$" "$machine_copy"
+        fi
         return
     fi
     if [ ! -f "$downloaded" ]; then

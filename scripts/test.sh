@@ -118,6 +118,12 @@ prebuild_installs() {
         [ "$m" != "$first" ] && [ "$m" != "$pgxn_major" ] || continue
         PG_CONFIG=${CONFIG[$m]} CHRONOID_INSTALL_PROFILE=test-install nice -n 19 scripts/install.sh --build
     done
+    # Citus, for the fully tested majors it supports (tests/t/032, `needs:
+    # citus`; prove.sh then finds it built).
+    for m in $FULL; do
+        [ "$m" -ge 16 ] || continue
+        PG_CONFIG=${CONFIG[$m]} nice -n 19 scripts/citus.sh
+    done
 }
 prebuild_installs >"$WORK/prebuild.log" 2>&1 &
 prebuild_pid=$!

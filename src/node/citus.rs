@@ -37,6 +37,10 @@ struct Known {
     /// Looked and found no extension, in the transaction that started then.
     absent_in: Cell<Option<pg_sys::TimestampTz>>,
     callback_registered: Cell<bool>,
+    /// `pg_dist_node`'s oid, once looked up.
+    nodes_table: Cell<pg_sys::Oid>,
+    /// Counts invalidations of either table (or of every relation).
+    generation: Cell<u64>,
 }
 
 // SAFETY: only ever touched by a backend's one thread.
@@ -48,6 +52,8 @@ static KNOWN: Known = Known {
     group: Cell::new(None),
     absent_in: Cell::new(None),
     callback_registered: Cell::new(false),
+    nodes_table: Cell::new(pg_sys::InvalidOid),
+    generation: Cell::new(0),
 };
 
 /// This node's Citus group id, `None` where this database is no Citus
@@ -109,6 +115,10 @@ unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid)
     if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() {
         KNOWN.group.set(None);
     }
+    if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
+    {
+        KNOWN.generation.set(KNOWN.generation.get().wrapping_add(1));
+    }
 }
 
 /// The group id in `pg_dist_local_group`, or `None` without the extension.
@@ -160,5 +170,103 @@ fn unknown_group(why: &str) -> ! {
         PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
         format!("this node's Citus group id, which chronoid takes as its node id, cannot be read: {why}"),
         "Finish Citus's set-up (after a pg_upgrade: SELECT citus_finish_pg_upgrade()), or set chronoid.node_id for this server in postgresql.conf.",
+    )
+}
+
+/// Changes whenever Citus changes this node's group id or the formation's
+/// nodes (its triggers invalidate both tables' relcache entries), so a
+/// verdict about the formation can be kept until then.
+pub fn generation() -> u64 {
+    KNOWN.generation.get()
+}
+
+/// Another node of the formation, as `pg_dist_node` lists it.
+pub struct OtherNode {
+    pub group: i32,
+    pub host: String,
+    pub port: i32,
+}
+
+/// The active nodes of the formation outside this node's group (a group's
+/// secondaries share its id), from `pg_dist_node`, which Citus syncs to
+/// every node that takes writes.
+pub fn other_nodes(my_group: i32) -> Vec<OtherNode> {
+    let mut out = Vec::new();
+    // SAFETY: as in read_local_group; Citus's column numbers
+    // (pg_dist_node.h: groupid 2, nodename 3, nodeport 4, isactive 7).
+    unsafe {
+        let table = pg_sys::get_relname_relid(
+            c"pg_dist_node".as_ptr(),
+            pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE),
+        );
+        KNOWN.nodes_table.set(table);
+        if table == pg_sys::InvalidOid {
+            return out;
+        }
+        let rel = pg_sys::table_open(table, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
+        let desc = (*rel).rd_att;
+        let scan = pg_sys::systable_beginscan(
+            rel,
+            pg_sys::InvalidOid,
+            false,
+            std::ptr::null_mut(),
+            0,
+            std::ptr::null_mut(),
+        );
+        let at = |n: usize| NonZeroUsize::new(n).unwrap();
+        loop {
+            let tuple = pg_sys::systable_getnext(scan);
+            if tuple.is_null() {
+                break;
+            }
+            let get = |n| pgrx::heap_getattr_raw(tuple, at(n), desc);
+            let (Some(group), Some(host), Some(port), Some(active)) =
+                (get(2), get(3), get(4), get(7))
+            else {
+                continue;
+            };
+            let group = group.value() as i32;
+            if group == my_group || active.value() == 0 {
+                continue;
+            }
+            out.push(OtherNode {
+                group,
+                host: std::ffi::CStr::from_ptr(pg_sys::text_to_cstring(host.cast_mut_ptr()))
+                    .to_string_lossy()
+                    .into_owned(),
+                port: port.value() as i32,
+            });
+        }
+        pg_sys::systable_endscan(scan);
+        pg_sys::table_close(rel, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
+    }
+    out
+}
+
+/// How this backend would connect to another node as Citus does: its host
+/// and port, this database, this user, and `citus.node_conninfo`'s options.
+pub fn conninfo_of(node: &OtherNode) -> String {
+    use crate::pg::remote::quote;
+    // SAFETY: names of this backend's database and user, and a setting's
+    // text, copied before anything else runs.
+    let (dbname, user, options) = unsafe {
+        let db = pg_sys::get_database_name(pg_sys::MyDatabaseId);
+        let user = pg_sys::GetUserNameFromId(pg_sys::GetUserId(), false);
+        let options = pg_sys::GetConfigOption(c"citus.node_conninfo".as_ptr(), true, false);
+        let text = |p: *const std::ffi::c_char| {
+            if p.is_null() {
+                String::new()
+            } else {
+                std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+            }
+        };
+        (text(db), text(user), text(options))
+    };
+    format!(
+        "host={} port={} dbname={} user={} {options}",
+        quote(&node.host),
+        node.port,
+        quote(&dbname),
+        quote(&user)
     )
 }

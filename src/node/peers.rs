@@ -1,6 +1,6 @@
-//! The servers this one replicates from (its logical-replication
-//! subscriptions, in every database): their rows meet this server's, so no
-//! two of them may mint with one node id. Before this backend's first
+//! The servers whose IDs meet this one's: those it replicates from (its
+//! logical-replication subscriptions, in every database), and the other
+//! nodes of its Citus formation. No two of them may mint with one node id. Before this backend's first
 //! counter ID, and again after any subscription or this server's node id
 //! changes, each enabled subscription's publisher is asked its
 //! `chronoid.node_id` over one short connection (`src/pg/remote.rs`). A
@@ -9,7 +9,13 @@
 //! publisher. In a two-writer mesh each side subscribes to the other, so
 //! both refuse before either's IDs reach the other.
 //!
-//! A publisher that cannot be asked is not checked (a WARNING says so):
+//! On a Citus node whose id is its own (`chronoid.node_id`, or a base other
+//! than 0), every other node of the formation (`pg_dist_node`) is asked
+//! too, as Citus connects to it; an id another node has, its own or base +
+//! group, is refused, naming both nodes. Nodes that take base 0 + their
+//! group id need no asking: the coordinator hands out each group id once.
+//!
+//! A publisher (or node) that cannot be asked is not checked (a WARNING says so):
 //! refusing would stop this server whenever a peer is down. The peer, when
 //! it mints, asks this server in turn. Subscriptions Citus makes for its own
 //! shard moves (`citus_…`) are between the nodes of one formation, whose
@@ -23,6 +29,7 @@ use std::cell::{Cell, RefCell};
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
 
+use super::{citus, identity};
 use crate::pg::error::error_with_hint;
 use crate::pg::{remote, subscriptions};
 use chronoid_formats::node_id::{Node, Source};
@@ -32,6 +39,8 @@ struct Checked {
     node: Cell<Option<Node>>,
     /// Set by a subscription's change, in this backend.
     stale: Cell<bool>,
+    /// The Citus formation's generation the verdict was reached for.
+    formation: Cell<u64>,
     callback_registered: Cell<bool>,
     /// Why this server must not mint, if it must not.
     refusal: RefCell<Option<(String, String)>>,
@@ -43,6 +52,7 @@ unsafe impl Sync for Checked {}
 static CHECKED: Checked = Checked {
     node: Cell::new(None),
     stale: Cell::new(true),
+    formation: Cell::new(0),
     callback_registered: Cell::new(false),
     refusal: RefCell::new(None),
 };
@@ -50,7 +60,10 @@ static CHECKED: Checked = Checked {
 /// Refuses (55000) if a server this one replicates from mints with this
 /// server's node id, or either has none.
 pub fn refuse_shared_node_id(function: &str, node: Node) {
-    if CHECKED.stale.get() || CHECKED.node.get() != Some(node) {
+    if CHECKED.stale.get()
+        || CHECKED.node.get() != Some(node)
+        || CHECKED.formation.get() != citus::generation()
+    {
         if !CHECKED.callback_registered.replace(true) {
             subscriptions::on_change(on_subscription_change);
         }
@@ -58,7 +71,8 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
         // marks it stale again.
         CHECKED.stale.set(false);
         CHECKED.node.set(Some(node));
-        let refusal = ask_publishers(node);
+        CHECKED.formation.set(citus::generation());
+        let refusal = ask_publishers(node).or_else(|| ask_formation(node));
         *CHECKED.refusal.borrow_mut() = refusal;
     }
     if let Some((message, hint)) = CHECKED.refusal.borrow().clone() {
@@ -121,6 +135,58 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
             _ => continue,
         };
         return Some((refusal, HINT.into()));
+    }
+    None
+}
+
+const ASK_CITUS: &str = "SELECT current_setting('chronoid.node_id', true), current_setting('chronoid.node_id_base', true)";
+
+const HINT_CITUS: &str = "Leave chronoid.node_id unset on every node of a Citus formation (each then takes chronoid.node_id_base plus its group id), or give each node its own; docs/across-servers.md, \"Citus\".";
+
+fn ask_formation(node: Node) -> Option<(String, String)> {
+    let asks = match node.source {
+        Source::Setting => true,
+        Source::Citus { base, .. } => base != 0,
+        Source::Unset => false,
+    };
+    let (true, Some(mine)) = (asks, node.id) else {
+        return None;
+    };
+    let my_group = citus::local_group()?;
+    for other in citus::other_nodes(my_group) {
+        let name = format!(
+            "the Citus node {}:{} (group {})",
+            other.host, other.port, other.group
+        );
+        let row = match remote::first_row(&citus::conninfo_of(&other), ASK_CITUS, 2) {
+            Ok(row) => row,
+            Err(why) => {
+                pgrx::warning!(
+                    "chronoid: could not ask {name} for its node id, so it is not checked: {why}"
+                );
+                continue;
+            }
+        };
+        // NULL: chronoid is not loaded there, so it mints no counter IDs.
+        let parse = |i: usize| row[i].as_deref().and_then(|s| s.trim().parse::<i32>().ok());
+        let Some(setting) = parse(0) else {
+            continue;
+        };
+        let base = parse(1).unwrap_or(0).clamp(0, 1023) as u16;
+        let Ok(theirs) = chronoid_formats::node_id::resolve(setting, Some(other.group), base)
+        else {
+            continue;
+        };
+        if theirs.id == Some(mine) {
+            return Some((
+                format!(
+                    "this node's node id {mine} ({}, group {my_group}) is also the node id of {name} ({})",
+                    identity::describe(node.source),
+                    identity::describe(theirs.source)
+                ),
+                HINT_CITUS.into(),
+            ));
+        }
     }
     None
 }

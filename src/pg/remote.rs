@@ -63,6 +63,12 @@ pub fn first_row(
     }
 }
 
+/// A value for a `keyword=value` connection string: quoted, with `\\` and
+/// `'` escaped, as libpq reads it.
+pub fn quote(value: &str) -> String {
+    format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
 /// libpq keeps the last of a keyword given twice; a URI takes it as a
 /// parameter.
 fn with_connect_timeout(conninfo: &str) -> String {

@@ -273,6 +273,41 @@ is(write_through('explicit', { single => 50, multi => 5, select => 5000, copy =>
 	0, 'writers through every node with explicit node ids 101, 102, 103');
 ids_ok('explicit node ids', 'explicit');
 
+# An explicit node id another node of the formation also has is refused,
+# naming both nodes, before either mints: two explicit ones alike (both
+# refuse), and one equal to another node's group id (the explicit one
+# refuses; the node that takes its group id cannot repeat it, as no other
+# node takes that group id).
+sub set_node_id
+{
+	my ($node, $id) = @_;
+	$node->adjust_conf('postgresql.conf', 'chronoid.node_id', undef);
+	$node->append_conf('postgresql.conf', "chronoid.node_id = $id\n") if defined $id;
+	$node->reload;
+	$node->poll_query_until('postgres', "SELECT current_setting('chronoid.node_id') = '" . ($id // -1) . "'")
+	  or die 'node id not reloaded';
+	return;
+}
+my ($pw1, $pw2) = ($w1->port, $w2->port);
+set_node_id($w1, 103);
+like(query($w1, 'SELECT gen_nanoflake()'),
+	qr/55000: gen_nanoflake\(\) refuses: this node's node id 103 \(chronoid.node_id, group 1\) is also the node id of the Citus node 127.0.0.1:$pw2 \(group 2\) \(chronoid.node_id\)/,
+	'worker1 set to worker2\'s explicit id 103: worker1 refuses, naming worker2');
+like(query($w2, 'SELECT gen_uid60()'),
+	qr/55000: gen_uid60\(\) refuses: this node's node id 103 \(chronoid.node_id, group 2\) is also the node id of the Citus node 127.0.0.1:$pw1 \(group 1\)/,
+	'and worker2 refuses too, naming worker1');
+is(query($c, 'SELECT nanoflake_generator(gen_nanoflake())'), '101', 'the coordinator (101) mints');
+set_node_id($w2, undef);
+set_node_id($w1, 2);
+like(query($w1, 'SELECT gen_caloriosa()'),
+	qr/55000: gen_caloriosa\(\) refuses: this node's node id 2 \(chronoid.node_id, group 1\) is also the node id of the Citus node 127.0.0.1:$pw2 \(group 2\) \(citus group 2\)/,
+	'worker1 set to 2, worker2\'s group id: worker1 refuses, naming worker2');
+is(query($w2, 'SELECT nanoflake_generator(gen_nanoflake())'), '2', 'worker2 (its group id, 2) mints');
+set_node_id($w1, 102);
+set_node_id($w2, 103);
+is(query($w1, 'SELECT nanoflake_generator(gen_nanoflake())') . ',' . query($w2, 'SELECT nanoflake_generator(gen_nanoflake())'),
+	'102,103', 'distinct again: both mint');
+
 # Shards move: every value stays as it was.
 my @TABLES = ((map { "t_$_" } @TYPES), 'nf_detail', 'links', 'ref_nf');
 
