@@ -1,8 +1,10 @@
 //! The servers whose IDs meet this one's: those it replicates from (its
 //! logical-replication subscriptions, in every database), and the other
 //! nodes of its Citus formation. No two of them may mint with one node id. Before this backend's first
-//! counter ID, and again after any subscription or this server's node id
-//! changes, each enabled subscription's publisher is asked its
+//! counter ID, again after any subscription or this server's node id
+//! changes, and at most a minute after the last asking (a peer may have
+//! changed its own id meanwhile), each enabled subscription's publisher is
+//! asked its
 //! `chronoid.node_id` over one short connection (`src/pg/remote.rs`). A
 //! publisher with the same id, or either side with none, makes every
 //! counter generator here refuse (55000), naming the subscription and the
@@ -32,6 +34,7 @@ use pgrx::PgSqlErrorCode;
 use super::{citus, identity};
 use crate::pg::error::error_with_hint;
 use crate::pg::{remote, subscriptions};
+use chronoid_formats::clock::Clock;
 use chronoid_formats::node_id::{Node, Source};
 
 struct Checked {
@@ -41,6 +44,8 @@ struct Checked {
     stale: Cell<bool>,
     /// The Citus formation's generation the verdict was reached for.
     formation: Cell<u64>,
+    /// When (unix ms) the peers were last asked.
+    asked_at: Cell<u64>,
     callback_registered: Cell<bool>,
     /// Why this server must not mint, if it must not.
     refusal: RefCell<Option<(String, String)>>,
@@ -53,6 +58,7 @@ static CHECKED: Checked = Checked {
     node: Cell::new(None),
     stale: Cell::new(true),
     formation: Cell::new(0),
+    asked_at: Cell::new(0),
     callback_registered: Cell::new(false),
     refusal: RefCell::new(None),
 };
@@ -60,9 +66,11 @@ static CHECKED: Checked = Checked {
 /// Refuses (55000) if a server this one replicates from mints with this
 /// server's node id, or either has none.
 pub fn refuse_shared_node_id(function: &str, node: Node) {
+    let now = crate::pg::clock::BackendClock.now_ms();
     if CHECKED.stale.get()
         || CHECKED.node.get() != Some(node)
         || CHECKED.formation.get() != citus::generation()
+        || now.abs_diff(CHECKED.asked_at.get()) > ASK_AGAIN_AFTER_MS
     {
         if !CHECKED.callback_registered.replace(true) {
             subscriptions::on_change(on_subscription_change);
@@ -72,6 +80,7 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
         CHECKED.stale.set(false);
         CHECKED.node.set(Some(node));
         CHECKED.formation.set(citus::generation());
+        CHECKED.asked_at.set(now);
         let refusal = ask_publishers(node).or_else(|| ask_formation(node));
         *CHECKED.refusal.borrow_mut() = refusal;
     }
@@ -88,6 +97,10 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
 unsafe extern "C-unwind" fn on_subscription_change(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
     CHECKED.stale.set(true);
 }
+
+/// How long a verdict stands without a change seen here: a peer's own
+/// change of node id is seen by this backend within it.
+const ASK_AGAIN_AFTER_MS: u64 = 60_000;
 
 const ASK: &str = "SELECT current_setting('chronoid.node_id', true), \
     coalesce(nullif(current_setting('cluster_name'), ''), coalesce(inet_server_addr()::text, 'a local socket') || ' port ' || current_setting('port'))";
