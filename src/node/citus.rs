@@ -19,11 +19,11 @@
 //! `src/types/` or `src/generators.rs`.
 
 use std::cell::Cell;
-use std::num::NonZeroUsize;
 
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
 
+use crate::pg::catalog;
 use crate::pg::error::error_with_hint;
 
 /// What this backend knows of its node's group id.
@@ -123,45 +123,22 @@ unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid)
 
 /// The group id in `pg_dist_local_group`, or `None` without the extension.
 fn read_local_group() -> Option<i32> {
-    // SAFETY: catalog lookups in a transaction; the relation is opened and
-    // closed here, the scan ended before it is closed.
-    unsafe {
-        if pg_sys::get_extension_oid(c"citus".as_ptr(), true) == pg_sys::InvalidOid {
-            KNOWN.table.set(pg_sys::InvalidOid);
-            return None;
-        }
-        let table = pg_sys::get_relname_relid(
-            c"pg_dist_local_group".as_ptr(),
-            pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE),
+    // SAFETY: a catalog lookup by name.
+    if unsafe { pg_sys::get_extension_oid(c"citus".as_ptr(), true) } == pg_sys::InvalidOid {
+        KNOWN.table.set(pg_sys::InvalidOid);
+        return None;
+    }
+    let Some(table) = catalog::pg_catalog_table(c"pg_dist_local_group") else {
+        unknown_group(
+            "the extension citus exists, but not its table pg_catalog.pg_dist_local_group",
         );
-        KNOWN.table.set(table);
-        if table == pg_sys::InvalidOid {
-            unknown_group(
-                "the extension citus exists, but not its table pg_catalog.pg_dist_local_group",
-            );
-        }
-        let rel = pg_sys::table_open(table, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
-        let scan = pg_sys::systable_beginscan(
-            rel,
-            pg_sys::InvalidOid,
-            false,
-            std::ptr::null_mut(),
-            0,
-            std::ptr::null_mut(),
-        );
-        let tuple = pg_sys::systable_getnext(scan);
-        let group = if tuple.is_null() {
-            None
-        } else {
-            pgrx::heap_getattr_raw(tuple, NonZeroUsize::new(1).unwrap(), (*rel).rd_att)
-                .map(|d| d.value() as i32)
-        };
-        pg_sys::systable_endscan(scan);
-        pg_sys::table_close(rel, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
-        match group {
-            Some(group) => Some(group),
-            None => unknown_group("pg_catalog.pg_dist_local_group has no row (a pg_upgrade before citus_finish_pg_upgrade())"),
-        }
+    };
+    KNOWN.table.set(table);
+    match catalog::scan(table, |row| row.int4(1)).first() {
+        Some(group) => Some(*group),
+        None => unknown_group(
+            "pg_catalog.pg_dist_local_group has no row (a pg_upgrade before citus_finish_pg_upgrade())",
+        ),
     }
 }
 
@@ -191,56 +168,23 @@ pub struct OtherNode {
 /// secondaries share its id), from `pg_dist_node`, which Citus syncs to
 /// every node that takes writes.
 pub fn other_nodes(my_group: i32) -> Vec<OtherNode> {
-    let mut out = Vec::new();
-    // SAFETY: as in read_local_group; Citus's column numbers
-    // (pg_dist_node.h: groupid 2, nodename 3, nodeport 4, isactive 7).
-    unsafe {
-        let table = pg_sys::get_relname_relid(
-            c"pg_dist_node".as_ptr(),
-            pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE),
-        );
-        KNOWN.nodes_table.set(table);
-        if table == pg_sys::InvalidOid {
-            return out;
+    let Some(table) = catalog::pg_catalog_table(c"pg_dist_node") else {
+        return Vec::new();
+    };
+    KNOWN.nodes_table.set(table);
+    // Citus's column numbers (pg_dist_node.h): groupid 2, nodename 3,
+    // nodeport 4, isactive 7.
+    catalog::scan(table, |row| {
+        let group = row.int4(2)?;
+        if group == my_group || !row.bool(7)? {
+            return None;
         }
-        let rel = pg_sys::table_open(table, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
-        let desc = (*rel).rd_att;
-        let scan = pg_sys::systable_beginscan(
-            rel,
-            pg_sys::InvalidOid,
-            false,
-            std::ptr::null_mut(),
-            0,
-            std::ptr::null_mut(),
-        );
-        let at = |n: usize| NonZeroUsize::new(n).unwrap();
-        loop {
-            let tuple = pg_sys::systable_getnext(scan);
-            if tuple.is_null() {
-                break;
-            }
-            let get = |n| pgrx::heap_getattr_raw(tuple, at(n), desc);
-            let (Some(group), Some(host), Some(port), Some(active)) =
-                (get(2), get(3), get(4), get(7))
-            else {
-                continue;
-            };
-            let group = group.value() as i32;
-            if group == my_group || active.value() == 0 {
-                continue;
-            }
-            out.push(OtherNode {
-                group,
-                host: std::ffi::CStr::from_ptr(pg_sys::text_to_cstring(host.cast_mut_ptr()))
-                    .to_string_lossy()
-                    .into_owned(),
-                port: port.value() as i32,
-            });
-        }
-        pg_sys::systable_endscan(scan);
-        pg_sys::table_close(rel, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
-    }
-    out
+        Some(OtherNode {
+            group,
+            host: row.text(3)?,
+            port: row.int4(4)?,
+        })
+    })
 }
 
 /// How this backend would connect to another node as Citus does: its host

@@ -1,8 +1,8 @@
 //! PostgreSQL plumbing: what any extension written with pgrx would need and
 //! that knows no chronoid type or generator. Datums (`datum`), errors
 //! (`error`, `input_error`), `timestamptz` and unix milliseconds (`time`),
-//! one query to another server (`remote`), the catalog's subscriptions
-//! (`subscriptions`),
+//! one query to another server (`remote`), catalog scans (`catalog`) and
+//! the subscriptions they find (`subscriptions`),
 //! the backend's clock (`clock`), the control file (`control`), per-backend
 //! state (`backend_local`), the per-backend CSPRNG (`random`), settings
 //! machinery (`guc`), the guards before a write (`guards`), C declarations
@@ -13,6 +13,7 @@
 //! (`scripts/check_layers.py`, run by `make test`, checks it).
 
 pub mod backend_local;
+pub mod catalog;
 pub mod clock;
 pub mod control;
 pub mod datum;

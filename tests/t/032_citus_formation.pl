@@ -278,16 +278,6 @@ ids_ok('explicit node ids', 'explicit');
 # refuse), and one equal to another node's group id (the explicit one
 # refuses; the node that takes its group id cannot repeat it, as no other
 # node takes that group id).
-sub set_node_id
-{
-	my ($node, $id) = @_;
-	$node->adjust_conf('postgresql.conf', 'chronoid.node_id', undef);
-	$node->append_conf('postgresql.conf', "chronoid.node_id = $id\n") if defined $id;
-	$node->reload;
-	$node->poll_query_until('postgres', "SELECT current_setting('chronoid.node_id') = '" . ($id // -1) . "'")
-	  or die 'node id not reloaded';
-	return;
-}
 my ($pw1, $pw2) = ($w1->port, $w2->port);
 set_node_id($w1, 103);
 like(query($w1, 'SELECT gen_nanoflake()'),

@@ -49,16 +49,6 @@ sub gen_error
 	return $err;
 }
 
-sub set_node_id
-{
-	my ($node, $id) = @_;
-	$node->adjust_conf('postgresql.conf', 'chronoid.node_id', undef);
-	$node->append_conf('postgresql.conf', "chronoid.node_id = $id\n") if defined $id;
-	$node->reload;
-	$node->poll_query_until('postgres', "SELECT current_setting('chronoid.node_id') = '" . ($id // -1) . "'")
-	  or die 'node id not reloaded';
-}
-
 # 1. No node ids set: both refuse, naming the peer, before any ID is made.
 for my $name (qw(east west))
 {

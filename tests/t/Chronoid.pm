@@ -20,7 +20,7 @@ use Test::More;
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
   stop_streams load_streams crash_cluster cluster_processes wait_until_gone
   generate_until_ok concurrent_generate at_once program_ok relay_tap app_node
-  start_pgbouncer);
+  start_pgbouncer set_node_id);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -338,6 +338,19 @@ END
 		chomp(my $pid = slurp_file($pidfile));
 		kill 'TERM', $pid if $pid;
 	}
+}
+
+# Gives a running node chronoid.node_id $id in postgresql.conf (undef:
+# none), reloads it, and waits until it is in effect.
+sub set_node_id
+{
+	my ($node, $id) = @_;
+	$node->adjust_conf('postgresql.conf', 'chronoid.node_id', undef);
+	$node->append_conf('postgresql.conf', "chronoid.node_id = $id\n") if defined $id;
+	$node->reload;
+	$node->poll_query_until('postgres', "SELECT current_setting('chronoid.node_id') = '" . ($id // -1) . "'")
+	  or die 'node id not reloaded';
+	return;
 }
 
 1;
