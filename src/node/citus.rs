@@ -112,7 +112,8 @@ fn register_callback() {
 /// every relation). Raises nothing, as a callback must not.
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
-    if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() {
+    if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
+    {
         KNOWN.group.set(None);
     }
     if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
@@ -134,12 +135,32 @@ fn read_local_group() -> Option<i32> {
         );
     };
     KNOWN.table.set(table);
-    match catalog::scan(table, |row| row.int4(1)).first() {
-        Some(group) => Some(*group),
+    let group = match catalog::scan(table, |row| row.int4(1)).first() {
+        Some(group) => *group,
         None => unknown_group(
             "pg_catalog.pg_dist_local_group has no row (a pg_upgrade before citus_finish_pg_upgrade())",
         ),
+    };
+    // Group 0 is the coordinator's, and also what a worker reads until the
+    // coordinator adds it: only a node the formation lists in group 0 is
+    // the coordinator.
+    if group == 0 && !formation_lists_group(0) {
+        error_with_hint(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "this Citus node is in no formation yet (its group id reads 0, the coordinator's, but pg_dist_node lists no node in group 0), so chronoid cannot take its node id from it".into(),
+            "On the coordinator: SELECT citus_set_coordinator_host(...); on a worker: add it with citus_add_node() from the coordinator first. Or set chronoid.node_id for this server in postgresql.conf.",
+        );
     }
+    Some(group)
+}
+
+/// Whether `pg_dist_node` lists a node in `group`.
+fn formation_lists_group(group: i32) -> bool {
+    let Some(table) = catalog::pg_catalog_table(c"pg_dist_node") else {
+        return false;
+    };
+    KNOWN.nodes_table.set(table);
+    !catalog::scan(table, |row| (row.int4(2)? == group).then_some(())).is_empty()
 }
 
 fn unknown_group(why: &str) -> ! {

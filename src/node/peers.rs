@@ -112,6 +112,7 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
         Source::Unset => None,
         _ => node.id,
     };
+    let mut seen: Vec<(i32, String)> = Vec::new();
     for sub in subscriptions::all() {
         if !sub.enabled || sub.name.starts_with("citus_") {
             continue;
@@ -135,6 +136,19 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
         let Some(theirs) = row[0].as_deref().and_then(|s| s.trim().parse::<i32>().ok()) else {
             continue;
         };
+        // Two publishers with one id meet here too (fan-in).
+        if theirs >= 0 {
+            if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
+                return Some((
+                    format!(
+                        "{publisher} and {} share node id {theirs}, and this server receives the rows of both",
+                        other.1
+                    ),
+                    HINT.into(),
+                ));
+            }
+            seen.push((theirs, publisher.clone()));
+        }
         let refusal = match (mine, theirs) {
             (None, _) => format!(
                 "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"

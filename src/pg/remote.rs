@@ -1,24 +1,94 @@
 //! One query to another PostgreSQL server, from a backend, as PostgreSQL's
 //! own logical replication asks a publisher (`CREATE SUBSCRIPTION`,
 //! tablesync): through `libpqwalreceiver`, so the extension links no libpq.
-//! The connection lasts one query. It honours cancels (the module waits on
-//! the latch), and gets a connect timeout unless the connection string
-//! names one.
+//! The connection lasts one query, and at most `ANSWER_WITHIN_MS`: the
+//! module connects without blocking, so libpq's `connect_timeout` does not
+//! hold for it (a server that accepts and never answers would be waited for
+//! forever); a timer of the backend's own (PostgreSQL's timeout framework)
+//! cancels the wait, and the cancel it causes is taken back as "no answer".
+//! It honours the caller's cancels too (the module waits on the latch).
 //!
 //! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
 //! type adapter (`src/types/`), `src/node/` or the durable generators.
 
 use std::ffi::{CStr, CString};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use pgrx::pg_sys;
 
+/// How long one question to another server may take, connecting included.
+pub const ANSWER_WITHIN_MS: i32 = 5_000;
+
+// PostgreSQL's timeout framework (utils/timeout.h; pgrx binds none of it).
+unsafe extern "C-unwind" {
+    fn RegisterTimeout(
+        id: std::ffi::c_int,
+        handler: Option<unsafe extern "C" fn()>,
+    ) -> std::ffi::c_int;
+    fn enable_timeout_after(id: std::ffi::c_int, delay_ms: std::ffi::c_int);
+    fn disable_timeout(id: std::ffi::c_int, keep_indicator: bool);
+}
+/// `USER_TIMEOUT` in `TimeoutId` (17 added `TRANSACTION_TIMEOUT` before it).
+#[cfg(any(feature = "pg15", feature = "pg16"))]
+const USER_TIMEOUT: std::ffi::c_int = 12;
+#[cfg(any(feature = "pg17", feature = "pg18"))]
+const USER_TIMEOUT: std::ffi::c_int = 13;
+
+static TIMEOUT_ID: AtomicI32 = AtomicI32::new(-1);
+static TIMED_OUT: AtomicBool = AtomicBool::new(false);
+
+/// The timer's handler (in signal context, as PostgreSQL's own): what a
+/// cancel request does.
+unsafe extern "C" fn on_timeout() {
+    TIMED_OUT.store(true, Ordering::SeqCst);
+    // SAFETY: the flags and latch a signal handler sets.
+    unsafe {
+        pg_sys::InterruptPending = 1;
+        pg_sys::QueryCancelPending = 1;
+        if !pg_sys::MyLatch.is_null() {
+            pg_sys::SetLatch(pg_sys::MyLatch);
+        }
+    }
+}
+
 /// The first row of `query`'s result on the server `conninfo` names, each
-/// column as text (`None` for NULL); `Err` says why there is none.
+/// column as text (`None` for NULL); `Err` says why there is none, including
+/// no answer within `ANSWER_WITHIN_MS`.
 pub fn first_row(
     conninfo: &str,
     query: &str,
     columns: usize,
 ) -> Result<Vec<Option<String>>, String> {
+    let mut id = TIMEOUT_ID.load(Ordering::Relaxed);
+    if id < 0 {
+        // SAFETY: registers a handler for the process's life.
+        id = unsafe { RegisterTimeout(USER_TIMEOUT, Some(on_timeout)) };
+        TIMEOUT_ID.store(id, Ordering::Relaxed);
+    }
+    TIMED_OUT.store(false, Ordering::SeqCst);
+    // SAFETY: the timer registered above.
+    unsafe { enable_timeout_after(id, ANSWER_WITHIN_MS) };
+    let answer = pgrx::PgTryBuilder::new(|| ask(conninfo, query, columns))
+        .catch_others(|e| {
+            if TIMED_OUT.load(Ordering::SeqCst) {
+                Err(format!("no answer within {} s", ANSWER_WITHIN_MS / 1000))
+            } else {
+                e.rethrow()
+            }
+        })
+        .execute();
+    // SAFETY: as above; a cancel the timer asked for and no wait saw yet
+    // is taken back, so that it cancels nothing of the caller's.
+    unsafe {
+        disable_timeout(id, false);
+        if TIMED_OUT.swap(false, Ordering::SeqCst) {
+            pg_sys::QueryCancelPending = 0;
+        }
+    }
+    answer
+}
+
+fn ask(conninfo: &str, query: &str, columns: usize) -> Result<Vec<Option<String>>, String> {
     let conninfo = with_connect_timeout(conninfo);
     let conninfo =
         CString::new(conninfo).map_err(|_| "a NUL in the connection string".to_string())?;
@@ -36,28 +106,36 @@ pub fn first_row(
         let appname = c"chronoid";
         let connect = (*functions).walrcv_connect.ok_or("no walrcv_connect")?;
         #[cfg(feature = "pg15")]
-        let conn = connect(conninfo.as_ptr(), true, appname.as_ptr(), &mut err);
+        let conn = pg_sys::ffi::pg_guard_ffi_boundary(|| {
+            connect(conninfo.as_ptr(), true, appname.as_ptr(), &mut err)
+        });
         #[cfg(feature = "pg16")]
-        let conn = connect(conninfo.as_ptr(), true, false, appname.as_ptr(), &mut err);
+        let conn = pg_sys::ffi::pg_guard_ffi_boundary(|| {
+            connect(conninfo.as_ptr(), true, false, appname.as_ptr(), &mut err)
+        });
         // A plain connection (replication = false), as a database user.
         #[cfg(any(feature = "pg17", feature = "pg18"))]
-        let conn = connect(
-            conninfo.as_ptr(),
-            false,
-            false,
-            false,
-            appname.as_ptr(),
-            &mut err,
-        );
+        let conn = pg_sys::ffi::pg_guard_ffi_boundary(|| {
+            connect(
+                conninfo.as_ptr(),
+                false,
+                false,
+                false,
+                appname.as_ptr(),
+                &mut err,
+            )
+        });
         if conn.is_null() {
             return Err(text_of(err));
         }
         let exec = (*functions).walrcv_exec.ok_or("no walrcv_exec")?;
         let types = vec![pg_sys::TEXTOID; columns];
-        let result = exec(conn, query.as_ptr(), columns as i32, types.as_ptr());
+        let result = pg_sys::ffi::pg_guard_ffi_boundary(|| {
+            exec(conn, query.as_ptr(), columns as i32, types.as_ptr())
+        });
         let row = read_first_row(result, columns);
         if let Some(disconnect) = (*functions).walrcv_disconnect {
-            disconnect(conn);
+            pg_sys::ffi::pg_guard_ffi_boundary(|| disconnect(conn));
         }
         row
     }

@@ -324,7 +324,15 @@ is(coord("SELECT nodeport FROM citus_shards WHERE shardid = $shard"), $p2, "shar
 same_values($before, 'after citus_move_shard_placement');
 
 # A worker joins, and mints with its own group id.
-my $w3 = add_worker($f, 'worker3');
+# Until it is added, a worker reads group 0, the coordinator's: chronoid
+# refuses to take a node id from that.
+my $w3 = add_worker(
+	$f, 'worker3',
+	before_add => sub {
+		like(query($_[0], 'SELECT gen_nanoflake()'),
+			qr/55000: this Citus node is in no formation yet \(its group id reads 0, the coordinator's, but pg_dist_node lists no node in group 0\)/,
+			'worker3 before citus_add_node: gen_nanoflake() refuses rather than mint with the coordinator\'s id');
+	});
 $group{ $w3->name } = group_id($w3);
 $node_id{ $w3->name } = $group{ $w3->name };
 is($group{ $w3->name }, 3, 'worker3 joined as group 3');

@@ -115,5 +115,42 @@ like($err, qr/WARNING:  chronoid: could not ask the publisher of subscription "f
 	'and warns that its peer is not checked');
 $n{west}->start;
 
+# 6. A publisher that accepts the connection and never answers: asked for
+# at most 5 s, then not checked, as one that is down.
+{
+	use IO::Socket::INET;
+	use Time::HiRes qw(time);
+	my $hole = IO::Socket::INET->new(Listen => 5, LocalAddr => '127.0.0.1', LocalPort => 0, Proto => 'tcp')
+	  or die "listener: $!";
+	my $port = $hole->sockport;
+	$n{east}->safe_psql('postgres',
+		"CREATE SUBSCRIPTION from_hole CONNECTION 'host=127.0.0.1 port=$port dbname=postgres' PUBLICATION mesh WITH (connect = false)");
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_hole ENABLE');
+	my $t0 = time;
+	my ($ret, $out, $err) = $n{east}->psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
+	my $took = time - $t0;
+	is($out, '1', 'a publisher that never answers: east mints');
+	ok($took >= 4 && $took < 15, sprintf('after asking it for at most 5 s (%.1f s)', $took));
+	like($err, qr/could not ask the publisher of subscription "from_hole" for its node id, so it is not checked: no answer within 5 s/,
+		'and warns that it had no answer');
+	$n{east}->safe_psql('postgres',
+		'ALTER SUBSCRIPTION from_hole DISABLE; ALTER SUBSCRIPTION from_hole SET (slot_name = NONE); DROP SUBSCRIPTION from_hole');
+	close $hole;
+}
+
+# 7. Two publishers with one node id feeding one server (fan-in): their rows
+# meet on it, though neither asks the other; it refuses, naming both.
+my $third = chronoid_node('third', allows_streaming => 'logical');
+$third->append_conf('postgresql.conf', "chronoid.node_id = 2\n");
+$third->start;
+$third->safe_psql('postgres', 'CREATE EXTENSION chronoid; CREATE TABLE t (id nanoflake PRIMARY KEY, u uid60, c caloriosa, via text); CREATE PUBLICATION mesh FOR TABLE t');
+my $third_conn = $third->connstr('postgres') =~ s/'//gr;
+$n{east}->safe_psql('postgres', "CREATE SUBSCRIPTION from_third CONNECTION '$third_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+like(gen_error($n{east}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: the publisher of subscription "from_(west|third)" \(.*\) and the publisher of subscription "from_(west|third)" \(.*\) share node id 2, and this server receives the rows of both/,
+	'east receiving from west (2) and third (2): refused, naming both');
+$n{east}->safe_psql('postgres', 'DROP SUBSCRIPTION from_third');
+$third->stop;
+
 $n{$_}->stop for qw(east west);
 done_testing();

@@ -120,6 +120,8 @@ sub add_worker
 {
 	my ($f, $role, %opts) = @_;
 	my $w = _start_node($f, $role, $opts{conf}, $opts{clock});
+	# What a test does with the node started but not yet in the formation.
+	$opts{before_add}->($w) if $opts{before_add};
 	_register($f, $w);
 	push @{ $f->{workers} }, $w;
 	return $w;
