@@ -108,16 +108,14 @@ fn register_callback() {
     unsafe { pg_sys::CacheRegisterRelcacheCallback(Some(on_relcache), pg_sys::Datum::from(0)) };
 }
 
-/// A relcache invalidation: forget the group id if it names the table (or
-/// every relation). Raises nothing, as a callback must not.
+/// A relcache invalidation: forget the group id, and count a change of the
+/// formation, if it names either table (or every relation). Raises
+/// nothing, as a callback must not.
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
     if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
     {
         KNOWN.group.set(None);
-    }
-    if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
-    {
         KNOWN.generation.set(KNOWN.generation.get().wrapping_add(1));
     }
 }

@@ -133,7 +133,7 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
             row[1].as_deref().unwrap_or("?")
         );
         // NULL: chronoid is not loaded there, so it mints no counter IDs.
-        let Some(theirs) = row[0].as_deref().and_then(|s| s.trim().parse::<i32>().ok()) else {
+        let Some(theirs) = int_column(&row, 0) else {
             continue;
         };
         // Two publishers with one id meet here too (fan-in).
@@ -195,11 +195,10 @@ fn ask_formation(node: Node) -> Option<(String, String)> {
             }
         };
         // NULL: chronoid is not loaded there, so it mints no counter IDs.
-        let parse = |i: usize| row[i].as_deref().and_then(|s| s.trim().parse::<i32>().ok());
-        let Some(setting) = parse(0) else {
+        let Some(setting) = int_column(&row, 0) else {
             continue;
         };
-        let base = parse(1).unwrap_or(0).clamp(0, 1023) as u16;
+        let base = int_column(&row, 1).unwrap_or(0).clamp(0, 1023) as u16;
         let Ok(theirs) = chronoid_formats::node_id::resolve(setting, Some(other.group), base)
         else {
             continue;
@@ -216,4 +215,9 @@ fn ask_formation(node: Node) -> Option<(String, String)> {
         }
     }
     None
+}
+
+/// A peer's answer's column as an integer (`None`: NULL, or no number).
+fn int_column(row: &[Option<String>], i: usize) -> Option<i32> {
+    row.get(i)?.as_deref()?.trim().parse().ok()
 }
