@@ -62,8 +62,9 @@ pgrx::extension_sql_file!(
 /// Every setting chronoid defines, by the file that owns it: the table is
 /// composed here, apart from the machinery (`pg::guc`), as PostgreSQL's
 /// `guc_tables.c` is apart from `guc.c`.
-const SETTINGS: [pg::guc::Settings; 4] = [
+const SETTINGS: [pg::guc::Settings; 5] = [
     node::identity::SETTINGS,
+    node::ledger::SETTINGS,
     types::nanoflake::SETTINGS,
     types::codokey::SETTINGS,
     durable::reserver::SETTINGS,

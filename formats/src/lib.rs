@@ -104,6 +104,7 @@ pub mod generator_stats;
 pub mod high_water;
 pub mod nanoflake;
 pub mod node_id;
+pub mod node_ledger;
 pub mod scru160;
 pub mod ticker;
 pub mod time;

@@ -95,3 +95,22 @@ pub fn describe(source: Source) -> String {
         Source::Unset => "none".into(),
     }
 }
+
+/// `chronoid.node_id` as set (-1: not set).
+pub fn node_id_set() -> i32 {
+    NODE_ID.get()
+}
+
+/// The node id in effect as told to a peer that asks (-1: none, or none
+/// to be had), without raising an error: in a transaction.
+pub fn node_id_answered() -> i32 {
+    let setting = NODE_ID.get();
+    if setting != UNSET {
+        return setting;
+    }
+    let base = NODE_ID_BASE.get().clamp(0, i32::from(MAX_NODE_ID)) as u16;
+    match resolve(setting, citus::local_group(), base) {
+        Ok(Node { id: Some(id), .. }) => i32::from(id),
+        _ => UNSET,
+    }
+}

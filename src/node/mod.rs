@@ -8,7 +8,9 @@
 //! - `citus`: the Citus group id of this node, read from the formation's
 //!   own catalog and kept until Citus changes it;
 //! - `peers`: the servers this one replicates from, asked their node ids
-//!   before this server mints.
+//!   before this server mints;
+//! - `ledger`: what this server remembers of them (`chronoid.peers`), and
+//!   what it tells a server that asks it.
 //!
 //! A layer between the durable generators and the type adapters: its files
 //! import `src/durable/`, `src/pg/` and one another (never in a loop), never
@@ -17,4 +19,5 @@
 
 pub mod citus;
 pub mod identity;
+pub mod ledger;
 pub mod peers;

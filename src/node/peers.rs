@@ -1,13 +1,13 @@
 //! The servers whose IDs meet this one's: those it replicates from (its
 //! logical-replication subscriptions, in every database), and the other
-//! nodes of its Citus formation. No two of them may mint with one node id. Before this backend's first
-//! counter ID, again after any subscription or this server's node id
-//! changes, and at most a minute after the last asking (a peer may have
-//! changed its own id meanwhile), each enabled subscription's publisher is
-//! asked its
-//! `chronoid.node_id` over one short connection (`src/pg/remote.rs`). A
-//! publisher with the same id, or either side with none, makes every
-//! counter generator here refuse (55000), naming the subscription and the
+//! nodes of its Citus formation. No two of them may mint with one node id.
+//! Before this backend's first counter ID, again after any subscription or
+//! this server's node id changes, and at most a minute after the last
+//! asking (a peer may have changed its own id meanwhile), each enabled
+//! subscription's publisher is asked its `chronoid.node_id` over one short
+//! connection (`src/pg/remote.rs`). A publisher with the same id, either
+//! side with none, or two publishers with one id (fan-in) make every counter
+//! generator here refuse (55000), naming the subscription and the
 //! publisher. In a two-writer mesh each side subscribes to the other, so
 //! both refuse before either's IDs reach the other.
 //!
@@ -17,11 +17,18 @@
 //! group, is refused, naming both nodes. Nodes that take base 0 + their
 //! group id need no asking: the coordinator hands out each group id once.
 //!
-//! A publisher (or node) that cannot be asked is not checked (a WARNING says so):
-//! refusing would stop this server whenever a peer is down. The peer, when
-//! it mints, asks this server in turn. Subscriptions Citus makes for its own
-//! shard moves (`citus_…`) are between the nodes of one formation, whose
-//! ids `src/node/identity.rs` keeps apart.
+//! Each answer also says which servers the peer knows to mint near it, and
+//! each question tells the peer who asks (`src/node/ledger.rs`): a server
+//! that another server one hop further away shares an id with refuses too
+//! (a chain, A ⇄ B ⇄ C with A and C on one id).
+//!
+//! A peer that cannot be asked is judged by its last answer, if it gave one
+//! while this server had the id it has now (a WARNING says so); otherwise
+//! this server refuses until it can ask: two servers cut apart and given
+//! one id must not both mint. A refusal is asked again after 5 s.
+//! Subscriptions Citus makes for its own shard moves (`citus_…`) are
+//! between the nodes of one formation, whose ids `src/node/identity.rs`
+//! keeps apart.
 //!
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
@@ -31,11 +38,12 @@ use std::cell::{Cell, RefCell};
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
 
-use super::{citus, identity};
+use super::{citus, identity, ledger};
 use crate::pg::error::error_with_hint;
 use crate::pg::{remote, subscriptions};
 use chronoid_formats::clock::Clock;
-use chronoid_formats::node_id::{Node, Source};
+use chronoid_formats::node_id::{Node, Source, UNSET};
+use chronoid_formats::node_ledger::{read_answer, Ledger};
 
 struct Checked {
     /// The node id (and source) the verdict was reached for.
@@ -81,7 +89,15 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
         CHECKED.node.set(Some(node));
         CHECKED.formation.set(citus::generation());
         CHECKED.asked_at.set(now);
-        let refusal = ask_publishers(node).or_else(|| ask_formation(node));
+        let refusal = ask_publishers(node)
+            .or_else(|| ask_formation(node))
+            .or_else(|| clash_known(node));
+        if refusal.is_some() {
+            // Asked again soon: the peer may be back, or given another id.
+            CHECKED
+                .asked_at
+                .set(now.saturating_sub(ASK_AGAIN_AFTER_MS - ASK_AGAIN_AFTER_REFUSAL_MS));
+        }
         *CHECKED.refusal.borrow_mut() = refusal;
     }
     if let Some((message, hint)) = CHECKED.refusal.borrow().clone() {
@@ -103,39 +119,143 @@ unsafe extern "C-unwind" fn on_subscription_change(_arg: pg_sys::Datum, _cache: 
 const ASK_AGAIN_AFTER_MS: u64 = 60_000;
 
 const ASK: &str = "SELECT current_setting('chronoid.node_id', true), \
-    coalesce(nullif(current_setting('cluster_name'), ''), coalesce(inet_server_addr()::text, 'a local socket') || ' port ' || current_setting('port'))";
+    coalesce(nullif(current_setting('cluster_name'), ''), coalesce(inet_server_addr()::text, 'a local socket') || ' port ' || current_setting('port')), \
+    current_setting('chronoid.node_ids_seen', true)";
 
 const HINT: &str = "Give every server whose IDs meet its own chronoid.node_id (0..1023) in postgresql.conf and reload; docs/across-servers.md, \"Replication meshes\".";
 
-fn ask_publishers(node: Node) -> Option<(String, String)> {
-    let mine = match node.source {
-        Source::Unset => None,
-        _ => node.id,
-    };
-    let mut seen: Vec<(i32, String)> = Vec::new();
-    for sub in subscriptions::all() {
-        if !sub.enabled || sub.name.starts_with("citus_") {
-            continue;
-        }
-        let row = match remote::first_row(&sub.conninfo, ASK, 2) {
-            Ok(row) => row,
-            Err(why) => {
-                pgrx::warning!(
-                    "chronoid: could not ask the publisher of subscription \"{}\" for its node id, so it is not checked: {why}",
-                    sub.name
-                );
-                continue;
+const HINT_UNREACHABLE: &str = "Bring the publisher up (this server asks again within seconds), or disable the subscription (ALTER SUBSCRIPTION ... DISABLE) while it is out of reach; docs/across-servers.md, \"Partitions\".";
+
+/// How long a refusal stands before the peers are asked again: a peer
+/// back in reach, or one given another id, is seen within it.
+const ASK_AGAIN_AFTER_REFUSAL_MS: u64 = 5_000;
+
+/// A peer's id in the ledger where chronoid is not loaded: it mints no
+/// counter IDs, so it is no clash, reachable or not.
+const NO_CHRONOID: i32 = -2;
+
+/// This server's node id as the ledger keeps it (-1: none).
+fn own_id(node: Node) -> i32 {
+    match (node.source, node.id) {
+        (Source::Unset, _) | (_, None) => UNSET,
+        (_, Some(id)) => i32::from(id),
+    }
+}
+
+fn as_own(own: i32) -> String {
+    if own == UNSET {
+        "no node id".into()
+    } else {
+        format!("node id {own}")
+    }
+}
+
+/// Each peer asked, by its key in the ledger: its answer, or why there is none.
+type Asked = Vec<(String, Result<Vec<Option<String>>, String>)>;
+
+/// Records the peers' answers in the ledger, and, where `learn`, what they
+/// know; the ledger as it now is.
+fn record(asked: &Asked, own: i32, status_column: usize, learn: bool, now: u64) -> Ledger {
+    if asked.is_empty() {
+        return ledger::read();
+    }
+    let own_system = ledger::own_system();
+    ledger::update(|l| {
+        let mut changed = false;
+        for (key, answer) in asked {
+            let Ok(row) = answer else { continue };
+            let known = row
+                .get(status_column)
+                .cloned()
+                .flatten()
+                .map(|text| read_answer(&text, now))
+                .unwrap_or_default();
+            let system = known.first().map_or(0, |k| k.system);
+            let theirs = int_column(row, 0).unwrap_or(NO_CHRONOID);
+            changed |= l.note_peer(key, system, theirs, own, now);
+            for k in known
+                .into_iter()
+                .filter(|k| learn && k.system != own_system)
+            {
+                changed |= l.note_known(k);
             }
-        };
-        let publisher = format!(
-            "the publisher of subscription \"{}\" ({})",
-            sub.name,
-            row[1].as_deref().unwrap_or("?")
-        );
-        // NULL: chronoid is not loaded there, so it mints no counter IDs.
-        let Some(theirs) = int_column(&row, 0) else {
-            continue;
-        };
+        }
+        changed
+    })
+}
+
+/// A peer's node id: its answer, or, out of reach, its last answer if it
+/// was given while this server had the id it has now. `Err` is the refusal.
+fn answered_or_remembered(
+    ledger: &Ledger,
+    key: &str,
+    answer: &Result<Vec<Option<String>>, String>,
+    peer: &str,
+    own: i32,
+    now: u64,
+    hint: &str,
+) -> Result<Option<Vec<Option<String>>>, (String, String)> {
+    match answer {
+        Ok(row) => Ok(Some(row.clone())),
+        Err(why) => match ledger.remembered(key, own) {
+            Some(p) => {
+                pgrx::warning!(
+                    "chronoid: could not ask {peer} for its node id ({why}); its answer of {} s ago stands",
+                    now.saturating_sub(p.seen_ms) / 1000
+                );
+                Ok(None)
+            }
+            None => Err((
+                format!(
+                    "could not ask {peer} for its node id ({why}), and it has not answered this server since this server has {}",
+                    as_own(own)
+                ),
+                hint.into(),
+            )),
+        },
+    }
+}
+
+fn ask_publishers(node: Node) -> Option<(String, String)> {
+    let own = own_id(node);
+    let appname = ledger::appname(own);
+    let now = ledger::now_ms();
+    let subs: Vec<_> = subscriptions::all()
+        .into_iter()
+        .filter(|sub| sub.enabled && !sub.name.starts_with("citus_"))
+        .collect();
+    let asked: Asked = subs
+        .iter()
+        .map(|sub| {
+            (
+                format!("subscription {}", sub.oid),
+                remote::first_row(&sub.conninfo, &appname, ASK, 3),
+            )
+        })
+        .collect();
+    let ledger = record(&asked, own, 2, true, now);
+    let mut seen: Vec<(i32, String)> = Vec::new();
+    for (sub, (key, answer)) in subs.iter().zip(&asked) {
+        let peer = format!("the publisher of subscription \"{}\"", sub.name);
+        let (theirs, publisher) =
+            match answered_or_remembered(&ledger, key, answer, &peer, own, now, HINT_UNREACHABLE) {
+                Err(refusal) => return Some(refusal),
+                // NULL: chronoid is not loaded there, so it mints no counter IDs.
+                Ok(Some(row)) => match int_column(&row, 0) {
+                    Some(theirs) => (
+                        theirs,
+                        format!("{peer} ({})", row[1].as_deref().unwrap_or("?")),
+                    ),
+                    None => continue,
+                },
+                Ok(None) => {
+                    let p = ledger.remembered(key, own).expect("remembered");
+                    (
+                        p.node_id,
+                        format!("{peer} (out of reach; as it last answered)"),
+                    )
+                }
+            };
         // Two publishers with one id meet here too (fan-in).
         if theirs >= 0 {
             if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
@@ -149,14 +269,14 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
             }
             seen.push((theirs, publisher.clone()));
         }
-        let refusal = match (mine, theirs) {
-            (None, _) => format!(
+        let refusal = match (own, theirs) {
+            (UNSET, _) => format!(
                 "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"
             ),
-            (Some(_), -1) => format!(
+            (_, UNSET) => format!(
                 "{publisher} has no node id (chronoid.node_id is not set there), and this server receives its rows"
             ),
-            (Some(id), theirs) if i32::from(id) == theirs => format!(
+            (id, theirs) if id == theirs => format!(
                 "this server's node id {id} is also the node id of {publisher}, whose rows it receives"
             ),
             _ => continue,
@@ -166,9 +286,30 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
     None
 }
 
-const ASK_CITUS: &str = "SELECT current_setting('chronoid.node_id', true), current_setting('chronoid.node_id_base', true)";
+/// Another server known (from the peers' answers, or because it asked
+/// this one) to mint with this server's id: a clash one or two servers
+/// away, which neither direct question sees.
+fn clash_known(node: Node) -> Option<(String, String)> {
+    let own = own_id(node);
+    let now = ledger::now_ms();
+    let ledger = ledger::read();
+    let k = ledger.clash(ledger::own_system(), own, now)?;
+    Some((
+        format!(
+            "this server's node id {own} is also the node id of the server \"{}\" (system identifier {}), which replicates with this server or with a server it replicates with (last heard of {} s ago)",
+            k.name,
+            k.system,
+            now.saturating_sub(k.seen_ms) / 1000
+        ),
+        HINT.into(),
+    ))
+}
+
+const ASK_CITUS: &str = "SELECT current_setting('chronoid.node_id', true), current_setting('chronoid.node_id_base', true), current_setting('chronoid.node_ids_seen', true)";
 
 const HINT_CITUS: &str = "Leave chronoid.node_id unset on every node of a Citus formation (each then takes chronoid.node_id_base plus its group id), or give each node its own; docs/across-servers.md, \"Citus\".";
+
+const HINT_CITUS_UNREACHABLE: &str = "Bring the node up (this node asks again within seconds), or leave chronoid.node_id unset and chronoid.node_id_base 0 on every node, so that none needs asking; docs/across-servers.md, \"Partitions\".";
 
 fn ask_formation(node: Node) -> Option<(String, String)> {
     let asks = match node.source {
@@ -180,35 +321,76 @@ fn ask_formation(node: Node) -> Option<(String, String)> {
         return None;
     };
     let my_group = citus::local_group()?;
-    for other in citus::other_nodes(my_group) {
+    let own = i32::from(mine);
+    let now = ledger::now_ms();
+    let others = citus::other_nodes(my_group);
+    let asked: Asked = others
+        .iter()
+        .map(|other| {
+            (
+                format!("citus node {}:{}", other.host, other.port),
+                remote::first_row(&citus::conninfo_of(other), "chronoid", ASK_CITUS, 3),
+            )
+        })
+        .collect();
+    // Each answer as the node id it resolves to and where that comes from
+    // (NULL: chronoid is not loaded there, so it mints no counter IDs).
+    let resolved: Asked = others
+        .iter()
+        .zip(asked)
+        .map(|(other, (key, answer))| {
+            let answer = answer.map(|row| {
+                let node = int_column(&row, 0).map(|setting| {
+                    let base = int_column(&row, 1).unwrap_or(0).clamp(0, 1023) as u16;
+                    chronoid_formats::node_id::resolve(setting, Some(other.group), base)
+                });
+                let id = match node {
+                    None => None,
+                    Some(Ok(Node { id: Some(id), .. })) => Some(id.to_string()),
+                    Some(_) => Some(UNSET.to_string()),
+                };
+                let source = match node {
+                    Some(Ok(n)) => identity::describe(n.source),
+                    _ => String::new(),
+                };
+                vec![id, Some(source), row.get(2).cloned().flatten()]
+            });
+            (key, answer)
+        })
+        .collect();
+    // The formation's ids are all asked here; its nodes learn nothing of
+    // one another's for the mesh check, and are told nothing: a node whose
+    // explicit id is another's group id refuses, the other mints.
+    let ledger = record(&resolved, own, 2, false, now);
+    for (other, (key, answer)) in others.iter().zip(&resolved) {
         let name = format!(
             "the Citus node {}:{} (group {})",
             other.host, other.port, other.group
         );
-        let row = match remote::first_row(&citus::conninfo_of(&other), ASK_CITUS, 2) {
-            Ok(row) => row,
-            Err(why) => {
-                pgrx::warning!(
-                    "chronoid: could not ask {name} for its node id, so it is not checked: {why}"
-                );
-                continue;
-            }
+        let (theirs, source) = match answered_or_remembered(
+            &ledger,
+            key,
+            answer,
+            &name,
+            own,
+            now,
+            HINT_CITUS_UNREACHABLE,
+        ) {
+            Err(refusal) => return Some(refusal),
+            Ok(Some(row)) => match int_column(&row, 0) {
+                Some(theirs) => (theirs, row[1].clone().unwrap_or_default()),
+                None => continue,
+            },
+            Ok(None) => match ledger.remembered(key, own).expect("remembered").node_id {
+                NO_CHRONOID => continue,
+                theirs => (theirs, "as it last answered".into()),
+            },
         };
-        // NULL: chronoid is not loaded there, so it mints no counter IDs.
-        let Some(setting) = int_column(&row, 0) else {
-            continue;
-        };
-        let base = int_column(&row, 1).unwrap_or(0).clamp(0, 1023) as u16;
-        let Ok(theirs) = chronoid_formats::node_id::resolve(setting, Some(other.group), base)
-        else {
-            continue;
-        };
-        if theirs.id == Some(mine) {
+        if theirs == own {
             return Some((
                 format!(
-                    "this node's node id {mine} ({}, group {my_group}) is also the node id of {name} ({})",
+                    "this node's node id {mine} ({}, group {my_group}) is also the node id of {name} ({source})",
                     identity::describe(node.source),
-                    identity::describe(theirs.source)
                 ),
                 HINT_CITUS.into(),
             ));

@@ -53,9 +53,12 @@ unsafe extern "C" fn on_timeout() {
 
 /// The first row of `query`'s result on the server `conninfo` names, each
 /// column as text (`None` for NULL); `Err` says why there is none, including
-/// no answer within `ANSWER_WITHIN_MS`.
+/// no answer within `ANSWER_WITHIN_MS`. The connection's `application_name`
+/// is `appname` (over any the connection string gives): the asked server
+/// reads who asks from it.
 pub fn first_row(
     conninfo: &str,
+    appname: &str,
     query: &str,
     columns: usize,
 ) -> Result<Vec<Option<String>>, String> {
@@ -68,7 +71,7 @@ pub fn first_row(
     TIMED_OUT.store(false, Ordering::SeqCst);
     // SAFETY: the timer registered above.
     unsafe { enable_timeout_after(id, ANSWER_WITHIN_MS) };
-    let answer = pgrx::PgTryBuilder::new(|| ask(conninfo, query, columns))
+    let answer = pgrx::PgTryBuilder::new(|| ask(conninfo, appname, query, columns))
         .catch_others(|e| {
             if TIMED_OUT.load(Ordering::SeqCst) {
                 Err(format!("no answer within {} s", ANSWER_WITHIN_MS / 1000))
@@ -88,8 +91,14 @@ pub fn first_row(
     answer
 }
 
-fn ask(conninfo: &str, query: &str, columns: usize) -> Result<Vec<Option<String>>, String> {
-    let conninfo = with_connect_timeout(conninfo);
+fn ask(
+    conninfo: &str,
+    appname: &str,
+    query: &str,
+    columns: usize,
+) -> Result<Vec<Option<String>>, String> {
+    let mut conninfo = with_parameter(conninfo, "connect_timeout", "5", false);
+    conninfo = with_parameter(&conninfo, "application_name", appname, true);
     let conninfo =
         CString::new(conninfo).map_err(|_| "a NUL in the connection string".to_string())?;
     let query = CString::new(query).map_err(|_| "a NUL in the query".to_string())?;
@@ -103,6 +112,7 @@ fn ask(conninfo: &str, query: &str, columns: usize) -> Result<Vec<Option<String>
             return Err("libpqwalreceiver did not load".into());
         }
         let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
+        // The connection string's application_name wins over this one.
         let appname = c"chronoid";
         let connect = (*functions).walrcv_connect.ok_or("no walrcv_connect")?;
         #[cfg(feature = "pg15")]
@@ -147,16 +157,17 @@ pub fn quote(value: &str) -> String {
     format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
-/// libpq keeps the last of a keyword given twice; a URI takes it as a
-/// parameter.
-fn with_connect_timeout(conninfo: &str) -> String {
-    if conninfo.contains("connect_timeout") {
+/// `conninfo` with `keyword` set to `value` (a plain word: letters,
+/// digits, `_-.:=`), unless it has one already and `over` is false. libpq
+/// keeps the last of a keyword given twice; a URI takes it as a parameter.
+fn with_parameter(conninfo: &str, keyword: &str, value: &str, over: bool) -> String {
+    if !over && conninfo.contains(keyword) {
         conninfo.to_owned()
     } else if conninfo.starts_with("postgres://") || conninfo.starts_with("postgresql://") {
         let sep = if conninfo.contains('?') { '&' } else { '?' };
-        format!("{conninfo}{sep}connect_timeout=5")
+        format!("{conninfo}{sep}{keyword}={value}")
     } else {
-        format!("{conninfo} connect_timeout=5")
+        format!("{conninfo} {keyword}={}", quote(value))
     }
 }
 
@@ -193,6 +204,9 @@ unsafe fn text_of(err: *mut std::ffi::c_char) -> String {
     if err.is_null() {
         "unknown error".into()
     } else {
-        CStr::from_ptr(err).to_string_lossy().trim().to_owned()
+        // libpq's messages run over lines ("Is the server running ..."):
+        // one line, to sit inside a sentence of chronoid's.
+        let text = CStr::from_ptr(err).to_string_lossy();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }

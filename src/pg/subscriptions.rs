@@ -13,8 +13,9 @@ use pgrx::pg_sys;
 /// `pg_subscription`'s oid (`SubscriptionRelationId`), fixed since 10.
 const SUBSCRIPTION_RELATION_ID: u32 = 6100;
 
-/// One subscription: its name, connection string, whether enabled.
+/// One subscription: its oid, name, connection string, whether enabled.
 pub struct Subscription {
+    pub oid: u32,
     pub name: String,
     pub conninfo: String,
     pub enabled: bool,
@@ -26,13 +27,15 @@ pub fn all() -> Vec<Subscription> {
     // Each column by the number its name has in this major.
     // SAFETY: a syscache lookup by name.
     let attnum = |name: &CStr| unsafe { pg_sys::get_attnum(relid, name.as_ptr()) } as usize;
-    let (name, enabled, conninfo) = (
+    let (oid, name, enabled, conninfo) = (
+        attnum(c"oid"),
         attnum(c"subname"),
         attnum(c"subenabled"),
         attnum(c"subconninfo"),
     );
     super::catalog::scan(relid, |row| {
         Some(Subscription {
+            oid: row.int4(oid)? as u32,
             name: row.name(name)?,
             conninfo: row.text(conninfo)?,
             enabled: row.bool(enabled)?,

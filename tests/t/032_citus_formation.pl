@@ -298,6 +298,20 @@ set_node_id($w2, 103);
 is(query($w1, 'SELECT nanoflake_generator(gen_nanoflake())') . ',' . query($w2, 'SELECT nanoflake_generator(gen_nanoflake())'),
 	'102,103', 'distinct again: both mint');
 
+# A node out of reach is judged by its last answer, while the asking
+# node's id is the one it answered under; a node given a new id while
+# another cannot be asked refuses (the other, cut off, may have taken it).
+$w2->stop('fast');
+like(query($c, 'SELECT nanoflake_generator(gen_nanoflake())'), qr/^101$/m,
+	'worker2 down: the coordinator (101) mints, worker2 having answered 103 before');
+set_node_id($c, 104);
+like(query($c, 'SELECT gen_nanoflake()'),
+	qr/55000: gen_nanoflake\(\) refuses: could not ask the Citus node 127.0.0.1:$pw2 \(group 2\) for its node id \(.*\), and it has not answered this server since this server has node id 104/,
+	'the coordinator given a new id (104) while worker2 is down: refused');
+set_node_id($c, 101);
+$w2->start;
+is(query($c, 'SELECT nanoflake_generator(gen_nanoflake())'), '101', 'worker2 back, the coordinator on 101: mints');
+
 # Shards move: every value stays as it was.
 my @TABLES = ((map { "t_$_" } @TYPES), 'nf_detail', 'links', 'ref_nf');
 

@@ -8,7 +8,9 @@
 # id on both, every counter generator refuses (55000), naming the peer,
 # before any ID is made; with distinct ids both write at once and every row
 # arrives on both, 0 duplicates, each ID carrying its writer's node bits. A
-# publisher that cannot be asked is not checked, and a WARNING says so.
+# publisher that cannot be asked is judged by its last answer, or refused;
+# two publishers with one id (fan-in) and a chain (servers two hops apart
+# with one id) are refused too.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -105,18 +107,37 @@ is($n{east}->safe_psql('postgres', 'SELECT md5(string_agg(id::text, \',\' ORDER 
 	$n{west}->safe_psql('postgres', 'SELECT md5(string_agg(id::text, \',\' ORDER BY id)) FROM t'),
 	'both servers hold the same keys');
 
-# 5. A publisher that cannot be asked: not checked, and the log says so.
+# 5. A publisher out of reach (down, or cut off): judged by its last
+# answer, while this server's own id is the one it answered under. An id
+# changed while the peer cannot be asked is refused: the peer, cut off
+# too, may have been given the same one (a partition).
 $n{west}->stop;
-my $log_at = -s $n{east}->logfile;
 # A new session asks again.
 my ($ret, $out, $err) = $n{east}->psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
-is($out, '1', 'west down: east mints');
-like($err, qr/WARNING:  chronoid: could not ask the publisher of subscription "from_west" for its node id, so it is not checked/,
-	'and warns that its peer is not checked');
+is($out, '1', 'west down: east mints, west having answered node id 2 before');
+like($err, qr/WARNING:  chronoid: could not ask the publisher of subscription "from_west" for its node id \(.*\); its answer of \d+ s ago stands/,
+	'and warns that the last answer stands');
+$n{east}->restart;
+($ret, $out, $err) = $n{east}->psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
+is($out, '1', 'east restarted with west still down: the answer is remembered (chronoid.peers)');
+set_node_id($n{east}, 2);
+like(gen_error($n{east}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: could not ask the publisher of subscription "from_west" for its node id \(.*\), and it has not answered this server since this server has node id 2/,
+	'east given west\'s id 2 while west is down: refused');
+set_node_id($n{east}, 3);
+like(gen_error($n{east}, 'gen_uid60'), qr/HINT:  Bring the publisher up .* or disable the subscription/,
+	'any other new id too (west may have taken it): refused, and the hint says what to do');
+set_node_id($n{east}, 1);
+is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
+	'east back on 1, the id west answered under: mints');
 $n{west}->start;
+set_node_id($n{east}, 3);
+is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '3',
+	'west back: east may take a new id (3), asked and answered');
+set_node_id($n{east}, 1);
 
 # 6. A publisher that accepts the connection and never answers: asked for
-# at most 5 s, then not checked, as one that is down.
+# at most 5 s, then, never having answered, refused as one out of reach.
 {
 	use IO::Socket::INET;
 	use Time::HiRes qw(time);
@@ -127,14 +148,15 @@ $n{west}->start;
 		"CREATE SUBSCRIPTION from_hole CONNECTION 'host=127.0.0.1 port=$port dbname=postgres' PUBLICATION mesh WITH (connect = false)");
 	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_hole ENABLE');
 	my $t0 = time;
-	my ($ret, $out, $err) = $n{east}->psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
+	my $err = gen_error($n{east}, 'gen_nanoflake');
 	my $took = time - $t0;
-	is($out, '1', 'a publisher that never answers: east mints');
+	like($err, qr/55000: gen_nanoflake\(\) refuses: could not ask the publisher of subscription "from_hole" for its node id \(no answer within 5 s\), and it has not answered this server/,
+		'a publisher that never answers and never did: refused');
 	ok($took >= 4 && $took < 15, sprintf('after asking it for at most 5 s (%.1f s)', $took));
-	like($err, qr/could not ask the publisher of subscription "from_hole" for its node id, so it is not checked: no answer within 5 s/,
-		'and warns that it had no answer');
-	$n{east}->safe_psql('postgres',
-		'ALTER SUBSCRIPTION from_hole DISABLE; ALTER SUBSCRIPTION from_hole SET (slot_name = NONE); DROP SUBSCRIPTION from_hole');
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_hole DISABLE');
+	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
+		'the subscription disabled (as the hint says): east mints');
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_hole SET (slot_name = NONE); DROP SUBSCRIPTION from_hole');
 	close $hole;
 }
 
@@ -150,7 +172,39 @@ like(gen_error($n{east}, 'gen_nanoflake'),
 	qr/55000: gen_nanoflake\(\) refuses: the publisher of subscription "from_(west|third)" \(.*\) and the publisher of subscription "from_(west|third)" \(.*\) share node id 2, and this server receives the rows of both/,
 	'east receiving from west (2) and third (2): refused, naming both');
 $n{east}->safe_psql('postgres', 'DROP SUBSCRIPTION from_third');
-$third->stop;
 
+# 8. A chain: east (1) <-> west (2) <-> third, third given east's id 1.
+# East and third never ask each other, but both ask west, and west tells
+# each who else asked it (chronoid.node_ids_seen): all three refuse.
+set_node_id($third, 1);
+$third->safe_psql('postgres', 'ALTER TABLE t ALTER id SET DEFAULT gen_nanoflake()');
+my $west_conn = $n{west}->connstr('postgres') =~ s/'//gr;
+$third->safe_psql('postgres', "CREATE SUBSCRIPTION third_from_west CONNECTION '$west_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+$n{west}->safe_psql('postgres', "CREATE SUBSCRIPTION from_third CONNECTION '$third_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+like(gen_error($third, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: this server's node id 1 is also the node id of the server ".*" \(system identifier \d+\), which replicates with this server or with a server it replicates with/,
+	'third (1), two hops from east (1): refused');
+like(gen_error($n{east}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: this server's node id 1 is also the node id of the server ".*" \(system identifier \d+\)/,
+	'east (1), two hops from third (1): refused too');
+like(gen_error($n{west}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: the publisher of subscription "from_(east|third)" \(.*\) and the publisher of subscription "from_(east|third)" \(.*\) share node id 1/,
+	'west, between them: refused (fan-in)');
+like($n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen'), qr/^\d+\t2\t0\t.*\n\d+\t1\t\d+\t/,
+	'SHOW chronoid.node_ids_seen: west itself, then the servers it knows');
+set_node_id($third, 4);
+is($third->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '4', 'third given its own id (4): mints');
+is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
+	'and east, told so by west, mints again');
+
+# 9. Only a role that may replicate is heard telling its id: a plain user
+# naming itself as a server with east's id makes nobody refuse.
+$n{west}->safe_psql('postgres', 'CREATE ROLE plain LOGIN');
+$n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen',
+	connstr => $n{west}->connstr('postgres') . ' user=plain application_name=chronoid:node=1:system=42:liar');
+unlike($n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen'), qr/^42\t/m, 'a plain role\'s claim is not recorded');
+is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'east still mints');
+
+$third->stop;
 $n{$_}->stop for qw(east west);
 done_testing();
