@@ -97,34 +97,23 @@ impl Ledger {
         own_id: i32,
         now: u64,
     ) -> bool {
-        let key = clean(key);
-        match self.peers.iter_mut().find(|p| p.key == key) {
+        let peer = Peer {
+            key: clean(key),
+            system,
+            node_id,
+            own_id,
+            seen_ms: now,
+        };
+        match self.peers.iter_mut().find(|p| p.key == peer.key) {
             Some(p) if p.system == system && p.node_id == node_id && p.own_id == own_id => {
-                if now.saturating_sub(p.seen_ms) >= REFRESH_AFTER_MS {
-                    p.seen_ms = now;
-                    true
-                } else {
-                    false
-                }
+                refresh(&mut p.seen_ms, now)
             }
             Some(p) => {
-                *p = Peer {
-                    key,
-                    system,
-                    node_id,
-                    own_id,
-                    seen_ms: now,
-                };
+                *p = peer;
                 true
             }
             None => {
-                self.peers.push(Peer {
-                    key,
-                    system,
-                    node_id,
-                    own_id,
-                    seen_ms: now,
-                });
+                self.peers.push(peer);
                 true
             }
         }
@@ -149,12 +138,7 @@ impl Ledger {
         match self.known.iter_mut().find(|k| k.system == known.system) {
             Some(k) if known.seen_ms < k.seen_ms => false,
             Some(k) if k.node_id == known.node_id && k.name == known.name => {
-                if known.seen_ms - k.seen_ms >= REFRESH_AFTER_MS {
-                    k.seen_ms = known.seen_ms;
-                    true
-                } else {
-                    false
-                }
+                refresh(&mut k.seen_ms, known.seen_ms)
             }
             Some(k) => {
                 *k = known;
@@ -248,6 +232,17 @@ impl Ledger {
             }
         }
         Ok(ledger)
+    }
+}
+
+/// Moves a time seen forward if it is [`REFRESH_AFTER_MS`] older than
+/// `now`; `true` if it did (the file needs writing).
+fn refresh(seen_ms: &mut u64, now: u64) -> bool {
+    if now.saturating_sub(*seen_ms) >= REFRESH_AFTER_MS {
+        *seen_ms = now;
+        true
+    } else {
+        false
     }
 }
 

@@ -42,6 +42,8 @@ refuses('node_id_range', qr/2000 is outside the valid range for parameter "chron
 	'chronoid.node_id' => '2000');
 refuses('node_id_base_range', qr/1024 is outside the valid range for parameter "chronoid.node_id_base" \(0 .. 1023\)/,
 	'chronoid.node_id_base' => '1024');
+refuses('node_ids_seen', qr/parameter "chronoid.node_ids_seen" cannot be changed/,
+	'chronoid.node_ids_seen' => "'1\t7\t0\tforged'");
 refuses('node_id_syntax', qr/invalid value for parameter "chronoid.node_id": "seven"/, 'chronoid.node_id' => "'seven'");
 refuses('misspelt', qr/unrecognized configuration parameter "chronoid.nodeid" in file ".*postgresql.conf" line/,
 	'chronoid.nodeid' => '7');
