@@ -85,15 +85,9 @@ fn citus_preloaded() -> bool {
     if let Some(known) = KNOWN.preloaded.get() {
         return known;
     }
-    // SAFETY: a built-in setting, read as text; the pointer is PostgreSQL's.
-    let text = unsafe {
-        let p = pg_sys::GetConfigOption(c"shared_preload_libraries".as_ptr(), true, false);
-        if p.is_null() {
-            String::new()
-        } else {
-            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
-        }
-    };
+    let text = crate::pg::guc::config_text(c"shared_preload_libraries")
+        .map(|t| t.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let preloaded = chronoid_formats::node_id::preloads(&text, "citus");
     KNOWN.preloaded.set(Some(preloaded));
     preloaded
@@ -210,12 +204,11 @@ pub fn other_nodes(my_group: i32) -> Vec<OtherNode> {
 /// and port, this database, this user, and `citus.node_conninfo`'s options.
 pub fn conninfo_of(node: &OtherNode) -> String {
     use crate::pg::remote::quote;
-    // SAFETY: names of this backend's database and user, and a setting's
-    // text, copied before anything else runs.
-    let (dbname, user, options) = unsafe {
+    // SAFETY: names of this backend's database and user, copied before
+    // anything else runs.
+    let (dbname, user) = unsafe {
         let db = pg_sys::get_database_name(pg_sys::MyDatabaseId);
         let user = pg_sys::GetUserNameFromId(pg_sys::GetUserId(), false);
-        let options = pg_sys::GetConfigOption(c"citus.node_conninfo".as_ptr(), true, false);
         let text = |p: *const std::ffi::c_char| {
             if p.is_null() {
                 String::new()
@@ -223,8 +216,11 @@ pub fn conninfo_of(node: &OtherNode) -> String {
                 std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
             }
         };
-        (text(db), text(user), text(options))
+        (text(db), text(user))
     };
+    let options = crate::pg::guc::config_text(c"citus.node_conninfo")
+        .map(|t| t.to_string_lossy().into_owned())
+        .unwrap_or_default();
     format!(
         "host={} port={} dbname={} user={} {options}",
         quote(&node.host),

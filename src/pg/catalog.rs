@@ -32,12 +32,9 @@ impl Row {
     }
     /// A `text` column (detoasted).
     pub fn text(&self, attno: usize) -> Option<String> {
-        // SAFETY: a text datum of this tuple; text_to_cstring detoasts.
-        self.datum(attno).map(|d| unsafe {
-            CStr::from_ptr(pg_sys::text_to_cstring(d.cast_mut_ptr()))
-                .to_string_lossy()
-                .into_owned()
-        })
+        // SAFETY: a text datum of this tuple.
+        self.datum(attno)
+            .map(|d| unsafe { super::datum::text_to_string(d) })
     }
     /// A `name` column.
     pub fn name(&self, attno: usize) -> Option<String> {

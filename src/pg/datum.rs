@@ -157,3 +157,16 @@ unsafe impl pgrx::callconv::BoxRet for PallocCString {
 }
 
 pgrx::pgrx_sql_entity_graph::impl_sql_translatable!(PallocCString, "cstring");
+
+/// A `text` datum (detoasted) as a Rust string.
+///
+/// # Safety
+/// `datum` is a `text` datum that lives across the call.
+pub unsafe fn text_to_string(datum: pg_sys::Datum) -> String {
+    // SAFETY: the caller's; text_to_cstring detoasts and pallocs a copy.
+    unsafe {
+        std::ffi::CStr::from_ptr(pg_sys::text_to_cstring(datum.cast_mut_ptr()))
+            .to_string_lossy()
+            .into_owned()
+    }
+}

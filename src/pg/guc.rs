@@ -222,6 +222,14 @@ fn report(result: Result<(), &'static str>) -> bool {
     }
 }
 
+/// A setting's value as text, as SHOW gives it (`None`: no such setting).
+pub fn config_text(name: &CStr) -> Option<CString> {
+    // SAFETY: a read of the GUC table; NULL when nothing set it.
+    let value = unsafe { pg_sys::GetConfigOption(name.as_ptr(), true, false) };
+    // SAFETY: a non-NULL value is a NUL-terminated string.
+    (!value.is_null()).then(|| unsafe { CStr::from_ptr(value) }.to_owned())
+}
+
 /// Defines every setting of `table`. In the postmaster
 /// (shared_preload_libraries), a bad configured value or an unknown
 /// `chronoid.*` name stops the server.
@@ -236,12 +244,7 @@ pub fn define(table: &[Settings]) {
     let configured: Vec<(&CStr, CString)> = if preloaded {
         names
             .clone()
-            .filter_map(|name| {
-                // SAFETY: a read of the GUC table; NULL when nothing set it.
-                let value = unsafe { pg_sys::GetConfigOption(name.as_ptr(), true, false) };
-                // SAFETY: a non-NULL value is a NUL-terminated string.
-                (!value.is_null()).then(|| (name, unsafe { CStr::from_ptr(value) }.to_owned()))
-            })
+            .filter_map(|name| config_text(name).map(|value| (name, value)))
             .collect()
     } else {
         Vec::new()

@@ -190,11 +190,7 @@ unsafe fn read_first_row(
     for attno in 1..=columns as i32 {
         let mut isnull = false;
         let datum = pg_sys::slot_getattr(slot, attno, &mut isnull);
-        row.push((!isnull).then(|| {
-            CStr::from_ptr(pg_sys::text_to_cstring(datum.cast_mut_ptr()))
-                .to_string_lossy()
-                .into_owned()
-        }));
+        row.push((!isnull).then(|| super::datum::text_to_string(datum)));
     }
     pg_sys::ExecDropSingleTupleTableSlot(slot);
     Ok(row)
