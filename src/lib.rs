@@ -88,6 +88,8 @@ pub extern "C-unwind" fn _PG_init() {
     durable::marks::request_shmem();
     durable::reservation::request_shmem();
     durable::reserver::register_worker();
+    node::ledger::request_shmem();
+    node::watcher::register_worker();
     // After every `pg_shmem_init!` above, so that it runs after their hooks
     // and fills what they placed: reads `chronoid.marks`, resumes tickers.
     durable::startup::install_hook();

@@ -2,6 +2,12 @@
 //! policy half of `chronoid.peers` (the extension reads and writes the file,
 //! asks the peers, and passes the clock in).
 //!
+//! A server is one instance of a cluster: its system identifier, and when
+//! that instance first asked its peers (`since`, unix ms on its own clock).
+//! A cluster's copies (a standby promoted, a clone started on its own)
+//! share the system identifier; a copy started later, or the same server
+//! restarted, has a later `since`.
+//!
 //! Two kinds of entry:
 //!
 //! - **peers**: each server this one asks (a subscription's publisher, a
@@ -10,26 +16,33 @@
 //!   asked (a partition, a peer down), its last answer stands, but only
 //!   while this server's own id is the one it was checked against: a server
 //!   whose id changed while a peer was out of reach cannot know that the
-//!   peer did not take the same one.
-//! - **known**: servers (by system identifier) that mint with a node id
-//!   near this one: the peers' own answers, the servers that asked this
-//!   one (they tell their id as they ask), and what the peers said they
-//!   know. A server hands its known list to whoever asks, so a server learns
-//!   the ids of its peers' peers: in A ⇄ B ⇄ C, A and C each learn the
-//!   other's id from B, whether or not B mints. An entry is forgotten
-//!   [`KNOWN_FOR_MS`] after the server itself last spoke (passed on as an
-//!   age, so that no two servers' clocks are compared).
+//!   peer did not take the same one. A subscription's publisher is passed
+//!   on to whoever asks, as long as the subscription is there, however long
+//!   ago it last answered: rows still come from it.
+//! - **known**: servers that mint with a node id near this one: the peers'
+//!   own answers, the servers that asked this one (they tell their id as
+//!   they ask), and what the peers said they know. A server hands its known
+//!   list to whoever asks, so a server learns the ids of its peers' peers:
+//!   in A ⇄ B ⇄ C, A and C each learn the other's id from B. An entry is
+//!   forgotten [`KNOWN_FOR_MS`] after the server itself last spoke (passed
+//!   on as an age, so that no two servers' clocks are compared).
+//!
+//! Another server with this one's node id is a clash; so is a copy of this
+//! one (its system identifier) with a later `since`: of two instances of
+//! one cluster minting at once, the older refuses (the newer sees the
+//! older as its own past, as a promoted standby sees its old primary).
 //!
 //! ```
-//! use chronoid_formats::node_ledger::{Known, Ledger};
+//! use chronoid_formats::node_ledger::{Known, Ledger, Peer};
 //!
+//! let me = Known { system: 1, since: 50, node_id: 1, seen_ms: 1_000, name: "a".into() };
 //! let mut ledger = Ledger::default();
 //! // B (system 2, node id 5) answered subscription 16400, while this server had id 1.
-//! ledger.note_peer("subscription 16400", 2, 5, 1, 1_000);
-//! ledger.note_known(Known { system: 2, node_id: 5, seen_ms: 1_000, name: "b".into() });
+//! ledger.note_peer(Peer { key: "subscription 16400".into(), system: 2, since: 7, node_id: 5,
+//!                         own_id: 1, seen_ms: 1_000, pass_on: true, name: "b".into() });
 //! // B said C (system 3) mints with node id 1: this server's own.
-//! ledger.note_known(Known { system: 3, node_id: 1, seen_ms: 900, name: "c".into() });
-//! assert_eq!(ledger.clash(1, 1, 1_000).map(|k| k.system), Some(3));
+//! ledger.note_known(Known { system: 3, since: 9, node_id: 1, seen_ms: 900, name: "c".into() });
+//! assert_eq!(ledger.clash(&me, 1_000).map(|k| k.system), Some(3));
 //! // B is out of reach: its answer stands while this server's id is still 1.
 //! assert_eq!(ledger.remembered("subscription 16400", 1).map(|p| p.node_id), Some(5));
 //! assert!(ledger.remembered("subscription 16400", 2).is_none());
@@ -38,17 +51,19 @@
 //! ```
 
 /// How long a server's id is known after it last spoke to anyone who passed
-/// it on: five of the peers' one-minute rounds, so that a server that still
-/// mints is never forgotten, and one that is gone (rebuilt with a new system
-/// identifier under the same id, say) stops blocking its successor.
-pub const KNOWN_FOR_MS: u64 = 5 * 60_000;
+/// it on: fifteen minutes, many of the servers' rounds of asking (every
+/// backend each minute, every server's peer worker more often), so that a
+/// server that still mints is never forgotten, and one that is gone (rebuilt
+/// with a new system identifier under the same id, say) stops blocking its
+/// successor.
+pub const KNOWN_FOR_MS: u64 = 15 * 60_000;
 
-/// A known entry is written again only when its id changes or it is this
+/// An entry is written again only when what it says changes or it is this
 /// much fresher than the file's: the file is rewritten about once a minute
 /// at most per server, not once per question.
 pub const REFRESH_AFTER_MS: u64 = 60_000;
 
-const HEADER: &str = "chronoid peers 1";
+const HEADER: &str = "chronoid peers 2";
 
 /// A server asked directly, by the extension's key for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,22 +71,35 @@ pub struct Peer {
     pub key: String,
     /// Its system identifier (0: not told).
     pub system: u64,
-    /// The node id it answered (-1: none).
+    /// When that instance first asked its peers (0: not told).
+    pub since: u64,
+    /// The node id it answered (-1: none; below: no chronoid there).
     pub node_id: i32,
     /// This server's node id when it answered (-1: none).
     pub own_id: i32,
     pub seen_ms: u64,
+    /// Passed on to whoever asks this server (a subscription's publisher).
+    pub pass_on: bool,
+    /// How it names itself.
+    pub name: String,
 }
 
 /// A server known to mint with `node_id`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Known {
     pub system: u64,
+    pub since: u64,
     pub node_id: i32,
     /// When it last spoke, on this server's clock (unix ms).
     pub seen_ms: u64,
     /// How it names itself (`cluster_name`, or address and port).
     pub name: String,
+}
+
+impl Known {
+    fn same_server(&self, other: &Known) -> bool {
+        (self.system, self.since) == (other.system, other.since)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -89,24 +117,21 @@ fn clean(text: &str) -> String {
 
 impl Ledger {
     /// Records a peer's answer; `true` if the file needs writing.
-    pub fn note_peer(
-        &mut self,
-        key: &str,
-        system: u64,
-        node_id: i32,
-        own_id: i32,
-        now: u64,
-    ) -> bool {
+    pub fn note_peer(&mut self, peer: Peer) -> bool {
         let peer = Peer {
-            key: clean(key),
-            system,
-            node_id,
-            own_id,
-            seen_ms: now,
+            key: clean(&peer.key),
+            name: clean(&peer.name),
+            ..peer
         };
         match self.peers.iter_mut().find(|p| p.key == peer.key) {
-            Some(p) if p.system == system && p.node_id == node_id && p.own_id == own_id => {
-                refresh(&mut p.seen_ms, now)
+            Some(p)
+                if *p
+                    == Peer {
+                        seen_ms: p.seen_ms,
+                        ..peer.clone()
+                    } =>
+            {
+                refresh(&mut p.seen_ms, peer.seen_ms)
             }
             Some(p) => {
                 *p = peer;
@@ -128,6 +153,14 @@ impl Ledger {
             .find(|p| p.key == key && p.own_id == own_id)
     }
 
+    /// Forgets the peers `keep` says are no longer asked (a subscription
+    /// dropped or disabled); `true` if any was.
+    pub fn keep_peers(&mut self, keep: impl Fn(&Peer) -> bool) -> bool {
+        let before = self.peers.len();
+        self.peers.retain(keep);
+        self.peers.len() != before
+    }
+
     /// Records that a server mints with an id; the freshest word on it wins.
     /// `true` if the file needs writing.
     pub fn note_known(&mut self, known: Known) -> bool {
@@ -135,7 +168,7 @@ impl Ledger {
             name: clean(&known.name),
             ..known
         };
-        match self.known.iter_mut().find(|k| k.system == known.system) {
+        match self.known.iter_mut().find(|k| k.same_server(&known)) {
             Some(k) if known.seen_ms < k.seen_ms => false,
             Some(k) if k.node_id == known.node_id && k.name == known.name => {
                 refresh(&mut k.seen_ms, known.seen_ms)
@@ -159,28 +192,67 @@ impl Ledger {
         self.known.len() != before
     }
 
-    /// The servers known now, but this one (`own_system`).
-    pub fn known_now(&self, own_system: u64, now: u64) -> impl Iterator<Item = &Known> {
-        self.known
+    /// The servers known now, this one (`own`) aside: what it heard, and
+    /// the publishers it passes on (as heard now: rows still come from
+    /// them). Of two words on one server, the later stands.
+    pub fn known_now(&self, own: &Known, now: u64) -> Vec<Known> {
+        let passed_on = self
+            .peers
             .iter()
-            .filter(move |k| k.system != own_system && now.saturating_sub(k.seen_ms) < KNOWN_FOR_MS)
+            .filter(|p| p.pass_on && p.system != 0 && p.node_id >= -1)
+            .map(|p| {
+                let k = Known {
+                    system: p.system,
+                    since: p.since,
+                    node_id: p.node_id,
+                    seen_ms: p.seen_ms,
+                    name: p.name.clone(),
+                };
+                (k, true)
+            });
+        let heard = self
+            .known
+            .iter()
+            .filter(|k| now.saturating_sub(k.seen_ms) < KNOWN_FOR_MS)
+            .map(|k| (k.clone(), false));
+        let mut out: Vec<(Known, bool)> = Vec::new();
+        for (k, held) in passed_on.chain(heard) {
+            if k.same_server(own) {
+                continue;
+            }
+            match out.iter_mut().find(|(o, _)| o.same_server(&k)) {
+                Some((o, o_held)) => {
+                    *o_held |= held;
+                    if k.seen_ms > o.seen_ms {
+                        *o = k;
+                    }
+                }
+                None => out.push((k, held)),
+            }
+        }
+        out.into_iter()
+            .map(|(k, held)| if held { Known { seen_ms: now, ..k } } else { k })
+            .collect()
     }
 
-    /// Another server known now to mint with this one's node id.
-    pub fn clash(&self, own_system: u64, own_id: i32, now: u64) -> Option<&Known> {
-        if own_id < 0 {
+    /// Another server known now to mint with this one's node id, or a copy
+    /// of this one started later with it.
+    pub fn clash(&self, own: &Known, now: u64) -> Option<Known> {
+        if own.node_id < 0 {
             return None;
         }
-        self.known_now(own_system, now)
-            .find(|k| k.node_id == own_id)
+        self.known_now(own, now).into_iter().find(|k| {
+            k.node_id == own.node_id
+                && (k.system != own.system || (own.since != 0 && k.since > own.since))
+        })
     }
 
     /// The answer this server gives to whoever asks: itself first, then
-    /// the servers it knows now, one per line (`system`, `node id`, `age
-    /// ms`, `name`, tab-separated).
+    /// the servers it knows now, one per line (`system`, `since`, `node
+    /// id`, `age ms`, `name`, tab-separated).
     pub fn answer(&self, own: &Known, now: u64) -> String {
         let mut lines = vec![answer_line(own, now)];
-        lines.extend(self.known_now(own.system, now).map(|k| answer_line(k, now)));
+        lines.extend(self.known_now(own, now).iter().map(|k| answer_line(k, now)));
         lines.join("\n")
     }
 
@@ -188,14 +260,21 @@ impl Ledger {
         let mut text = format!("{HEADER}\n");
         for p in &self.peers {
             text += &format!(
-                "peer\t{}\t{}\t{}\t{}\t{}\n",
-                p.system, p.node_id, p.own_id, p.seen_ms, p.key
+                "peer\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                p.system,
+                p.since,
+                p.node_id,
+                p.own_id,
+                p.seen_ms,
+                u8::from(p.pass_on),
+                p.name,
+                p.key
             );
         }
         for k in &self.known {
             text += &format!(
-                "known\t{}\t{}\t{}\t{}\n",
-                k.system, k.node_id, k.seen_ms, k.name
+                "known\t{}\t{}\t{}\t{}\t{}\n",
+                k.system, k.since, k.node_id, k.seen_ms, k.name
             );
         }
         text
@@ -210,24 +289,31 @@ impl Ledger {
         let mut ledger = Ledger::default();
         for (n, line) in lines.enumerate() {
             let bad = || format!("line {} is not an entry: {line:?}", n + 2);
-            let fields: Vec<&str> = line.splitn(6, '\t').collect();
+            let fields: Vec<&str> = line.split('\t').collect();
             match fields.as_slice() {
-                ["peer", system, node_id, own_id, seen_ms, key] => ledger.peers.push(Peer {
-                    key: (*key).to_owned(),
-                    system: system.parse().map_err(|_| bad())?,
-                    node_id: node_id.parse().map_err(|_| bad())?,
-                    own_id: own_id.parse().map_err(|_| bad())?,
-                    seen_ms: seen_ms.parse().map_err(|_| bad())?,
-                }),
-                ["known", system, node_id, seen_ms, name @ ..] if name.len() <= 1 => {
-                    let name = name.join("\t");
-                    ledger.known.push(Known {
+                ["peer", system, since, node_id, own_id, seen_ms, pass_on, name, key] => {
+                    ledger.peers.push(Peer {
+                        key: (*key).to_owned(),
                         system: system.parse().map_err(|_| bad())?,
+                        since: since.parse().map_err(|_| bad())?,
                         node_id: node_id.parse().map_err(|_| bad())?,
+                        own_id: own_id.parse().map_err(|_| bad())?,
                         seen_ms: seen_ms.parse().map_err(|_| bad())?,
-                        name,
+                        pass_on: match *pass_on {
+                            "1" => true,
+                            "0" => false,
+                            _ => return Err(bad()),
+                        },
+                        name: (*name).to_owned(),
                     })
                 }
+                ["known", system, since, node_id, seen_ms, name] => ledger.known.push(Known {
+                    system: system.parse().map_err(|_| bad())?,
+                    since: since.parse().map_err(|_| bad())?,
+                    node_id: node_id.parse().map_err(|_| bad())?,
+                    seen_ms: seen_ms.parse().map_err(|_| bad())?,
+                    name: (*name).to_owned(),
+                }),
                 _ => return Err(bad()),
             }
         }
@@ -248,8 +334,9 @@ fn refresh(seen_ms: &mut u64, now: u64) -> bool {
 
 fn answer_line(k: &Known, now: u64) -> String {
     format!(
-        "{}\t{}\t{}\t{}",
+        "{}\t{}\t{}\t{}\t{}",
         k.system,
+        k.since,
         k.node_id,
         now.saturating_sub(k.seen_ms),
         k.name
@@ -262,13 +349,14 @@ fn answer_line(k: &Known, now: u64) -> String {
 pub fn read_answer(text: &str, now: u64) -> Vec<Known> {
     text.lines()
         .filter_map(|line| {
-            let fields: Vec<&str> = line.splitn(4, '\t').collect();
-            let [system, node_id, age, name] = fields.as_slice() else {
+            let fields: Vec<&str> = line.splitn(5, '\t').collect();
+            let [system, since, node_id, age, name] = fields.as_slice() else {
                 return None;
             };
             let age: u64 = age.parse().ok()?;
             Some(Known {
                 system: system.parse().ok()?,
+                since: since.parse().ok()?,
                 node_id: node_id.parse().ok()?,
                 seen_ms: now.saturating_sub(age),
                 name: clean(name),
@@ -284,25 +372,54 @@ mod tests {
     fn known(system: u64, node_id: i32, seen_ms: u64) -> Known {
         Known {
             system,
+            since: 1,
             node_id,
             seen_ms,
             name: format!("s{system}"),
         }
     }
 
+    fn me(node_id: i32) -> Known {
+        Known {
+            system: 100,
+            since: 10,
+            node_id,
+            seen_ms: 0,
+            name: "me".into(),
+        }
+    }
+
+    fn peer(key: &str, node_id: i32, own_id: i32, seen_ms: u64) -> Peer {
+        Peer {
+            key: key.into(),
+            system: 7,
+            since: 3,
+            node_id,
+            own_id,
+            seen_ms,
+            pass_on: true,
+            name: "p".into(),
+        }
+    }
+
     #[test]
     fn text_round_trips_and_rejects_what_it_never_writes() {
         let mut l = Ledger::default();
-        l.note_peer("subscription 1 \"a\tb\"", 7, -1, 3, 10);
+        l.note_peer(peer("subscription 1 \"a\tb\"", -1, 3, 10));
         l.note_known(known(7, 4, 10));
         let text = l.to_text();
         assert!(text.contains("subscription 1 \"a b\""));
         assert_eq!(Ledger::from_text(&text).unwrap(), l);
         assert!(Ledger::from_text("").is_err());
-        assert!(Ledger::from_text("chronoid peers 1\npeer\tx\n").is_err());
-        assert!(Ledger::from_text("chronoid peers 1\nknown\t1\tone\t2\tn\n").is_err());
+        assert!(
+            Ledger::from_text("chronoid peers 1\n").is_err(),
+            "an older layout"
+        );
+        assert!(Ledger::from_text("chronoid peers 2\npeer\tx\n").is_err());
+        assert!(Ledger::from_text("chronoid peers 2\nknown\t1\t1\tone\t2\tn\n").is_err());
+        assert!(Ledger::from_text("chronoid peers 2\npeer\t1\t1\t1\t1\t1\t2\tn\tk\n").is_err());
         assert_eq!(
-            Ledger::from_text("chronoid peers 1\n").unwrap(),
+            Ledger::from_text("chronoid peers 2\n").unwrap(),
             Ledger::default()
         );
     }
@@ -310,17 +427,20 @@ mod tests {
     #[test]
     fn a_remembered_answer_stands_only_under_the_same_own_id() {
         let mut l = Ledger::default();
-        assert!(l.note_peer("k", 2, 5, 1, 0));
-        assert!(!l.note_peer("k", 2, 5, 1, REFRESH_AFTER_MS - 1));
-        assert!(l.note_peer("k", 2, 5, 1, REFRESH_AFTER_MS));
+        assert!(l.note_peer(peer("k", 5, 1, 0)));
+        assert!(!l.note_peer(peer("k", 5, 1, REFRESH_AFTER_MS - 1)));
+        assert!(l.note_peer(peer("k", 5, 1, REFRESH_AFTER_MS)));
         assert_eq!(l.remembered("k", 1).unwrap().node_id, 5);
         assert!(l.remembered("k", 2).is_none());
         assert!(l.remembered("k", -1).is_none());
         assert!(l.remembered("other", 1).is_none());
         // The peer answered again with another id, under another own id.
-        assert!(l.note_peer("k", 2, 6, 2, 1));
+        assert!(l.note_peer(peer("k", 6, 2, 1)));
         assert!(l.remembered("k", 1).is_none());
         assert_eq!(l.remembered("k", 2).unwrap().node_id, 6);
+        assert!(!l.keep_peers(|p| p.key == "k"));
+        assert!(l.keep_peers(|_| false));
+        assert!(l.peers.is_empty());
     }
 
     #[test]
@@ -338,29 +458,99 @@ mod tests {
         );
         assert_eq!(l.known[0].node_id, 2);
         // Known until KNOWN_FOR_MS after it last spoke, not a moment past.
-        assert!(l.clash(1, 2, 1_001 + KNOWN_FOR_MS - 1).is_some());
-        assert!(l.clash(1, 2, 1_001 + KNOWN_FOR_MS).is_none());
+        assert!(l.clash(&me(2), 1_001 + KNOWN_FOR_MS - 1).is_some());
+        assert!(l.clash(&me(2), 1_001 + KNOWN_FOR_MS).is_none());
         assert!(!l.forget_old(1_001 + KNOWN_FOR_MS - 1));
         assert!(l.forget_old(1_001 + KNOWN_FOR_MS));
         assert!(l.known.is_empty());
     }
 
     #[test]
-    fn a_clash_is_another_server_with_this_ones_id() {
+    fn a_publisher_is_passed_on_however_long_ago_it_answered() {
+        let mut l = Ledger::default();
+        l.note_peer(peer("subscription 9", 4, 1, 0));
+        let later = 10 * KNOWN_FOR_MS;
+        assert_eq!(l.clash(&me(4), later).unwrap().system, 7);
+        let answer = read_answer(&l.answer(&me(1), later), later);
+        assert_eq!(
+            (answer[1].system, answer[1].node_id, answer[1].seen_ms),
+            (7, 4, later)
+        );
+        // Not a Citus node's, not one without chronoid, not one not told.
+        l.peers[0].pass_on = false;
+        assert!(l.clash(&me(4), later).is_none());
+        l.peers[0].pass_on = true;
+        l.peers[0].node_id = -2;
+        assert!(l.clash(&me(-2), later).is_none());
+        assert_eq!(read_answer(&l.answer(&me(1), later), later).len(), 1);
+    }
+
+    #[test]
+    fn of_a_publishers_answer_and_a_word_since_the_later_stands() {
+        let mut l = Ledger::default();
+        l.note_peer(peer("subscription 9", 1, 2, 1_000));
+        // The publisher told another server its new id after it last answered.
+        l.note_known(Known {
+            system: 7,
+            since: 3,
+            node_id: 4,
+            seen_ms: 2_000,
+            name: "p".into(),
+        });
+        assert!(l.clash(&me(1), 3_000).is_none());
+        assert_eq!(
+            l.clash(&me(4), 3_000).unwrap().seen_ms,
+            3_000,
+            "held fresh: a publisher"
+        );
+        // And the other way round: its answer is the later word.
+        l.note_peer(peer("subscription 9", 5, 2, 4_000));
+        assert!(l.clash(&me(4), 5_000).is_none());
+        assert!(l.clash(&me(5), 5_000).is_some());
+    }
+
+    #[test]
+    fn a_clash_is_another_server_or_a_later_copy_with_this_ones_id() {
         let mut l = Ledger::default();
         l.note_known(known(1, 4, 0));
         l.note_known(known(2, 5, 0));
         l.note_known(known(3, -1, 0));
+        assert_eq!(l.clash(&me(4), 0).unwrap().system, 1);
         assert!(
-            l.clash(1, 4, 0).is_none(),
-            "itself (a standby it was) is no clash"
-        );
-        assert_eq!(l.clash(9, 4, 0).unwrap().system, 1);
-        assert!(
-            l.clash(9, -1, 0).is_none(),
+            l.clash(&me(-1), 0).is_none(),
             "no id: the direct check's business"
         );
-        assert!(l.clash(9, 6, 0).is_none());
+        assert!(l.clash(&me(6), 0).is_none());
+        // Copies of this server (system 100, since 10).
+        let copy = |since, node_id| Known {
+            system: 100,
+            since,
+            node_id,
+            seen_ms: 0,
+            name: "copy".into(),
+        };
+        l.note_known(copy(10, 6));
+        assert!(
+            l.clash(&me(6), 0).is_none(),
+            "itself, heard of through a peer"
+        );
+        l.note_known(copy(5, 6));
+        assert!(
+            l.clash(&me(6), 0).is_none(),
+            "its own past (a primary before the failover)"
+        );
+        l.note_known(copy(20, 7));
+        assert!(l.clash(&me(6), 0).is_none(), "a later copy with another id");
+        l.note_known(copy(20, 6));
+        assert_eq!(
+            l.clash(&me(6), 0).unwrap().since,
+            20,
+            "a later copy with this id: the older refuses"
+        );
+        assert!(
+            l.clash(&Known { since: 0, ..me(6) }, 0).is_none(),
+            "unknown since: no twin check"
+        );
     }
 
     #[test]
@@ -370,6 +560,7 @@ mod tests {
         l.note_known(known(3, 6, 0));
         let own = Known {
             system: 1,
+            since: 4,
             node_id: 4,
             seen_ms: 5_000,
             name: "me\there".into(),
@@ -379,8 +570,13 @@ mod tests {
         let read = read_answer(&answer, 1_000_000);
         assert_eq!(read.len(), 3);
         assert_eq!(
-            (read[0].system, read[0].node_id, read[0].seen_ms),
-            (1, 4, 1_000_000)
+            (
+                read[0].system,
+                read[0].since,
+                read[0].node_id,
+                read[0].seen_ms
+            ),
+            (1, 4, 4, 1_000_000)
         );
         assert_eq!(read[0].name, "me here");
         assert_eq!(read[1].seen_ms, 1_000_000 - 4_000);

@@ -11,10 +11,18 @@
 //!   servers away is seen: A ⇄ B ⇄ C with A and C on one id.
 //!
 //! A server that asks says who it is in its connection's
-//! `application_name` (`chronoid:node=ID:system=S:NAME`); the answering
-//! backend records it if the role it connected as may replicate (a
-//! superuser or a REPLICATION role, as a subscription's is), so that no
-//! mere user can make a server refuse by claiming an id.
+//! `application_name` (`chronoid:ID:SYSTEM:SINCE:NAME`, the numbers in base
+//! 36); the answering backend records it if the role it logged in as may
+//! replicate (a superuser or a REPLICATION role, as a subscription's is;
+//! `SET ROLE` does not count, as it does not for replication), so that no
+//! mere user can make a server refuse by claiming an id. An asker that
+//! cannot be recorded (the file cannot be written) gets an ERROR, not an
+//! answer: its question is as good as unanswered.
+//!
+//! `since`, when this instance of the cluster first asked or answered as a
+//! primary, is kept in shared memory: a restart, a promotion or a copy
+//! started on its own each gets a later one
+//! (`chronoid_formats::node_ledger`).
 //!
 //! The file is read without a lock (it is only ever replaced whole, by
 //! rename) and changed under a lock on the data directory (`flock`), so
@@ -29,8 +37,9 @@ use std::cell::UnsafeCell;
 use std::ffi::{c_char, CStr, CString};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use pgrx::pg_sys;
+use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic, PgSqlErrorCode};
 
 use crate::pg::guc::{Settings, Startup};
 use chronoid_formats::clock::Clock;
@@ -56,22 +65,24 @@ pub fn read() -> Ledger {
 }
 
 /// Changes the file under its lock: `change` returns whether it changed
-/// anything. Returns the ledger as it now is (and as written, unless the
-/// write failed, which is reported: the next change writes it again).
-pub fn update(change: impl FnOnce(&mut Ledger) -> bool) -> Ledger {
+/// anything. Returns the ledger as it now is, and `Err` with it if the
+/// change could not be written (reported: the next change writes it again).
+pub fn update(change: impl FnOnce(&mut Ledger) -> bool) -> (Ledger, Result<(), String>) {
     let lock = std::fs::File::open(".").and_then(|dir| dir.lock().map(|()| dir));
-    if let Err(e) = &lock {
-        pgrx::warning!("chronoid: could not lock the data directory to change \"{FILE}\": {e}");
-    }
     let mut ledger = read();
     let now = now_ms();
-    if change(&mut ledger) | ledger.forget_old(now) {
-        if let Err(e) = write(&ledger) {
-            pgrx::warning!("chronoid: could not write file \"{FILE}\": {e}");
-        }
-    }
+    let written = match &lock {
+        Err(e) => Err(format!(
+            "could not lock the data directory to change \"{FILE}\": {e}"
+        )),
+        Ok(_) if !(change(&mut ledger) | ledger.forget_old(now)) => Ok(()),
+        Ok(_) => write(&ledger).map_err(|e| format!("could not write file \"{FILE}\": {e}")),
+    };
     drop(lock);
-    ledger
+    if let Err(why) = &written {
+        pgrx::warning!("chronoid: {why}");
+    }
+    (ledger, written)
 }
 
 fn write(ledger: &Ledger) -> std::io::Result<()> {
@@ -120,6 +131,59 @@ pub fn own_name() -> String {
     }
 }
 
+// SAFETY: a unique name; placed by `request_shmem` before any backend runs.
+static SINCE: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"chronoid.peers_since") };
+
+/// From `_PG_init`, while preloading.
+pub fn request_shmem() {
+    pg_shmem_init!(SINCE);
+}
+
+/// When this instance first asked or answered as a primary (unix ms); 0 on
+/// a standby, or where the library was not preloaded. Set on first use,
+/// never during recovery, so that a promoted standby's is later than its
+/// old primary's.
+pub fn own_since() -> u64 {
+    // SAFETY: reads shared recovery state.
+    if !crate::pg::guards::is_preloaded() || unsafe { pg_sys::RecoveryInProgress() } {
+        return 0;
+    }
+    let since = SINCE.get();
+    match since.load(Ordering::Acquire) {
+        0 => {
+            let now = now_ms().max(1);
+            match since.compare_exchange(0, now, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => now,
+                Err(first) => first,
+            }
+        }
+        first => first,
+    }
+}
+
+/// This server as it tells others.
+pub fn own(node_id: i32) -> Known {
+    Known {
+        system: own_system(),
+        since: own_since(),
+        node_id,
+        seen_ms: now_ms(),
+        name: own_name(),
+    }
+}
+
+fn base36(mut n: u64) -> String {
+    let mut digits = Vec::new();
+    loop {
+        digits.push(char::from_digit((n % 36) as u32, 36).expect("a digit"));
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.iter().rev().collect()
+}
+
 /// The `application_name` an asking connection of this server carries.
 pub fn appname(own_id: i32) -> String {
     let name: String = own_name()
@@ -132,7 +196,11 @@ pub fn appname(own_id: i32) -> String {
             }
         })
         .collect();
-    let mut text = format!("chronoid:node={own_id}:system={}:{name}", own_system());
+    let mut text = format!(
+        "chronoid:{own_id}:{}:{}:{name}",
+        base36(own_system()),
+        base36(own_since())
+    );
     // NAMEDATALEN - 1: the server cuts it there anyway.
     text.truncate(63);
     text
@@ -140,12 +208,15 @@ pub fn appname(own_id: i32) -> String {
 
 /// Who asks, from an `application_name` of `appname`'s.
 fn asker(appname: &str, now: u64) -> Option<Known> {
-    let rest = appname.strip_prefix("chronoid:node=")?;
-    let (node_id, rest) = rest.split_once(":system=")?;
-    let (system, name) = rest.split_once(':').unwrap_or((rest, ""));
+    let mut fields = appname.strip_prefix("chronoid:")?.splitn(4, ':');
+    let node_id = fields.next()?.parse().ok()?;
+    let system = u64::from_str_radix(fields.next()?, 36).ok()?;
+    let since = u64::from_str_radix(fields.next()?, 36).ok()?;
+    let name = fields.next().unwrap_or("");
     Some(Known {
-        system: system.parse().ok()?,
-        node_id: node_id.parse().ok()?,
+        system,
+        since,
+        node_id,
         seen_ms: now,
         name: if name.is_empty() {
             format!("system {system}")
@@ -170,7 +241,7 @@ fn define_settings(_startup: Startup) {
     unsafe {
         pg_sys::DefineCustomStringVariable(
             c"chronoid.node_ids_seen".as_ptr(),
-            c"This server and the servers it knows to mint near it: system identifier, node id, age (ms), name, one per line. Read-only.".as_ptr(),
+            c"This server and the servers it knows to mint near it: system identifier, since, node id, age (ms), name, one per line. Read-only.".as_ptr(),
             c"What this server answers a peer that asks before it mints; docs/across-servers.md.".as_ptr(),
             NODE_IDS_SEEN.0.get(),
             c"".as_ptr(),
@@ -185,43 +256,55 @@ fn define_settings(_startup: Startup) {
 
 /// The answer (`SHOW chronoid.node_ids_seen`, or a peer's
 /// `current_setting`). Records the asker first, so that of two servers
-/// asking at once the second is told of the first.
+/// asking at once the second is told of the first. Guarded: it raises an
+/// ERROR where the asker cannot be recorded.
+#[pg_guard]
 unsafe extern "C-unwind" fn show_node_ids_seen() -> *const c_char {
     let answer = pgrx::PgTryBuilder::new(answer)
-        .catch_others(|_| String::new())
-        .execute();
+        .catch_others(|_| Ok(String::new()))
+        .execute()
+        .unwrap_or_else(|why| {
+            crate::pg::error::error(
+                PgSqlErrorCode::ERRCODE_IO_ERROR,
+                format!("chronoid cannot answer a server whose asking it cannot record: {why}"),
+            )
+        });
     let answer = CString::new(answer).unwrap_or_default();
     // SAFETY: a copy in the caller's memory context, as guc.c's own hooks' strings live.
     unsafe { pg_sys::pstrdup(answer.as_ptr()) }
 }
 
-fn answer() -> String {
+fn answer() -> Result<String, String> {
     let now = now_ms();
-    // SAFETY: whether catalog lookups may run (`postgres -C` reads settings with none).
+    // SAFETY: whether catalog lookups may run (a walsender's SHOW, say, may
+    // have no transaction).
     let in_transaction = unsafe { pg_sys::IsTransactionState() };
-    let own = Known {
-        system: own_system(),
-        node_id: if in_transaction {
-            super::identity::node_id_answered()
-        } else {
-            super::identity::node_id_set()
-        },
-        seen_ms: now,
-        name: own_name(),
-    };
-    // SAFETY: a GUC variable; the role checks read the syscache, in a transaction.
+    let own = own(if in_transaction {
+        super::identity::node_id_answered()
+    } else {
+        super::identity::node_id_set()
+    });
+    // SAFETY: a GUC variable; the role checks read the syscache, in a
+    // transaction. The role logged in as, as for a replication connection.
     let asked_by = unsafe {
         let name = pg_sys::application_name;
         (!name.is_null() && in_transaction)
             .then(|| asker(&CStr::from_ptr(name).to_string_lossy(), now))
             .flatten()
-            .filter(|_| pg_sys::superuser() || pg_sys::has_rolreplication(pg_sys::GetUserId()))
+            .filter(|_| {
+                let role = pg_sys::GetSessionUserId();
+                pg_sys::superuser_arg(role) || pg_sys::has_rolreplication(role)
+            })
     };
     let ledger = match asked_by {
-        Some(k) if k.system != own.system => update(|l| l.note_known(k)),
+        Some(k) if (k.system, k.since) != (own.system, own.since) => {
+            let (ledger, written) = update(|l| l.note_known(k));
+            written?;
+            ledger
+        }
         _ => read(),
     };
-    ledger.answer(&own, now)
+    Ok(ledger.answer(&own, now))
 }
 
 #[cfg(any(test, feature = "pg_test"))]
@@ -229,19 +312,22 @@ fn answer() -> String {
 mod tests {
     #[pgrx::pg_test]
     fn an_asker_is_read_from_its_application_name() {
-        let k = super::asker("chronoid:node=7:system=123:east_1", 5).unwrap();
+        let k = super::asker("chronoid:7:3f:a:east_1", 5).unwrap();
         assert_eq!(
-            (k.node_id, k.system, k.name.as_str(), k.seen_ms),
-            (7, 123, "east_1", 5)
+            (k.node_id, k.system, k.since, k.name.as_str(), k.seen_ms),
+            (7, 3 * 36 + 15, 10, "east_1", 5)
         );
-        assert_eq!(
-            super::asker("chronoid:node=-1:system=9", 0).unwrap().name,
-            "system 9"
-        );
+        assert_eq!(super::asker("chronoid:-1:9:0", 0).unwrap().name, "system 9");
         assert!(super::asker("psql", 0).is_none());
-        assert!(super::asker("chronoid:node=x:system=1:a", 0).is_none());
+        assert!(super::asker("chronoid:x:1:1:a", 0).is_none());
+        assert!(super::asker("chronoid:1:1", 0).is_none());
         let mine = super::appname(1023);
         assert!(mine.len() <= 63, "{mine}");
-        assert_eq!(super::asker(&mine, 0).unwrap().system, super::own_system());
+        let read = super::asker(&mine, 0).unwrap();
+        assert_eq!(
+            (read.system, read.since),
+            (super::own_system(), super::own_since())
+        );
+        assert_eq!(super::base36(u64::MAX), "3w5e11264sgsf");
     }
 }

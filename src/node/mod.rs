@@ -10,7 +10,9 @@
 //! - `peers`: the servers this one replicates from, asked their node ids
 //!   before this server mints;
 //! - `ledger`: what this server remembers of them (`chronoid.peers`), and
-//!   what it tells a server that asks it.
+//!   what it tells a server that asks it;
+//! - `watcher`: the peer worker, which asks the publishers every few
+//!   seconds whether or not this server mints.
 //!
 //! A layer between the durable generators and the type adapters: its files
 //! import `src/durable/`, `src/pg/` and one another (never in a loop), never
@@ -21,3 +23,4 @@ pub mod citus;
 pub mod identity;
 pub mod ledger;
 pub mod peers;
+pub mod watcher;

@@ -43,7 +43,7 @@ use crate::pg::error::error_with_hint;
 use crate::pg::{remote, subscriptions};
 use chronoid_formats::clock::Clock;
 use chronoid_formats::node_id::{Node, Source, UNSET};
-use chronoid_formats::node_ledger::{read_answer, Ledger};
+use chronoid_formats::node_ledger::{read_answer, Ledger, Peer};
 
 struct Checked {
     /// The node id (and source) the verdict was reached for.
@@ -153,15 +153,25 @@ fn as_own(own: i32) -> String {
 /// Each peer asked, by its key in the ledger: its answer, or why there is none.
 type Asked = Vec<(String, Result<Vec<Option<String>>, String>)>;
 
-/// Records the peers' answers in the ledger, and, where `learn`, what they
-/// know; the ledger as it now is.
-fn record(asked: &Asked, own: i32, status_column: usize, learn: bool, now: u64) -> Ledger {
-    if asked.is_empty() {
-        return ledger::read();
+/// Records the peers' answers in the ledger, passed on to whoever asks
+/// this server and what they know learnt where `learn`, and forgets the
+/// peers `keep` says are no longer asked; the ledger as it now is.
+fn record(
+    asked: &Asked,
+    own: i32,
+    status_column: usize,
+    learn: bool,
+    now: u64,
+    keep: impl Fn(&Peer) -> bool,
+) -> Ledger {
+    let ledger = ledger::read();
+    if asked.is_empty() && ledger.peers.iter().all(&keep) {
+        return ledger;
     }
-    let own_system = ledger::own_system();
+    // Itself, as its peers pass it on; a copy of it (another since) is kept.
+    let me = (ledger::own_system(), ledger::own_since());
     ledger::update(|l| {
-        let mut changed = false;
+        let mut changed = l.keep_peers(&keep);
         for (key, answer) in asked {
             let Ok(row) = answer else { continue };
             let known = row
@@ -170,18 +180,27 @@ fn record(asked: &Asked, own: i32, status_column: usize, learn: bool, now: u64) 
                 .flatten()
                 .map(|text| read_answer(&text, now))
                 .unwrap_or_default();
-            let system = known.first().map_or(0, |k| k.system);
-            let theirs = int_column(row, 0).unwrap_or(NO_CHRONOID);
-            changed |= l.note_peer(key, system, theirs, own, now);
+            let itself = known.first();
+            changed |= l.note_peer(Peer {
+                key: key.clone(),
+                system: itself.map_or(0, |k| k.system),
+                since: itself.map_or(0, |k| k.since),
+                node_id: int_column(row, 0).unwrap_or(NO_CHRONOID),
+                own_id: own,
+                seen_ms: now,
+                pass_on: learn,
+                name: itself.map_or_else(|| key.clone(), |k| k.name.clone()),
+            });
             for k in known
                 .into_iter()
-                .filter(|k| learn && k.system != own_system)
+                .filter(|k| learn && (k.system, k.since) != me)
             {
                 changed |= l.note_known(k);
             }
         }
         changed
     })
+    .0
 }
 
 /// A peer's node id: its answer, or, out of reach, its last answer if it
@@ -216,24 +235,69 @@ fn answered_or_remembered(
     }
 }
 
-fn ask_publishers(node: Node) -> Option<(String, String)> {
-    let own = own_id(node);
-    let appname = ledger::appname(own);
-    let now = ledger::now_ms();
-    let subs: Vec<_> = subscriptions::all()
+/// The enabled subscriptions of every database, Citus's own aside.
+pub fn asked_subscriptions() -> Vec<subscriptions::Subscription> {
+    subscriptions::all()
         .into_iter()
         .filter(|sub| sub.enabled && !sub.name.starts_with("citus_"))
+        .collect()
+}
+
+/// Asks each enabled subscription's publisher (Citus's own aside; only
+/// those of database `only_db`, where given) and records the answers,
+/// forgetting the publishers of subscriptions gone: the subscriptions
+/// asked, their answers, and the ledger as it now is.
+fn ask_and_record_publishers(
+    own: i32,
+    appname: &str,
+    now: u64,
+    only_db: Option<u32>,
+) -> (Vec<subscriptions::Subscription>, Asked, Ledger) {
+    let all = asked_subscriptions();
+    let keys: Vec<String> = all
+        .iter()
+        .map(|sub| format!("subscription {}", sub.oid))
+        .collect();
+    let subs: Vec<_> = all
+        .into_iter()
+        .filter(|sub| only_db.is_none_or(|db| db == sub.dboid))
         .collect();
     let asked: Asked = subs
         .iter()
         .map(|sub| {
             (
                 format!("subscription {}", sub.oid),
-                remote::first_row(&sub.conninfo, &appname, ASK, 3),
+                remote::first_row(&sub.conninfo, appname, ASK, 3),
             )
         })
         .collect();
-    let ledger = record(&asked, own, 2, true, now);
+    let ledger = record(&asked, own, 2, true, now, |p| {
+        !p.key.starts_with("subscription ") || keys.contains(&p.key)
+    });
+    (subs, asked, ledger)
+}
+
+/// One round of this server's peer worker (`src/node/watcher.rs`), in
+/// database `db`: asks the publishers of its subscriptions and records
+/// what they say, so that a server that mints nothing itself (a relay
+/// between two that do) still knows, and tells, the ids of the servers it
+/// receives rows from.
+pub fn watch(db: u32) {
+    // Only the setting: a worker reads no database's Citus catalog.
+    let own = identity::node_id_set();
+    let appname = if own == UNSET {
+        // Nothing to tell: a backend of this server tells its id when it mints.
+        "chronoid".to_owned()
+    } else {
+        ledger::appname(own)
+    };
+    ask_and_record_publishers(own, &appname, ledger::now_ms(), Some(db));
+}
+
+fn ask_publishers(node: Node) -> Option<(String, String)> {
+    let own = own_id(node);
+    let now = ledger::now_ms();
+    let (subs, asked, ledger) = ask_and_record_publishers(own, &ledger::appname(own), now, None);
     let mut seen: Vec<(i32, String)> = Vec::new();
     for (sub, (key, answer)) in subs.iter().zip(&asked) {
         let peer = format!("the publisher of subscription \"{}\"", sub.name);
@@ -288,21 +352,25 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
 
 /// Another server known (from the peers' answers, or because it asked
 /// this one) to mint with this server's id: a clash one or two servers
-/// away, which neither direct question sees.
+/// away, which neither direct question sees; or a copy of this server
+/// (pg_basebackup, a standby promoted on its own) started after it.
 fn clash_known(node: Node) -> Option<(String, String)> {
-    let own = own_id(node);
+    let own = ledger::own(own_id(node));
     let now = ledger::now_ms();
-    let ledger = ledger::read();
-    let k = ledger.clash(ledger::own_system(), own, now)?;
-    Some((
+    let k = ledger::read().clash(&own, now)?;
+    let heard = now.saturating_sub(k.seen_ms) / 1000;
+    let message = if k.system == own.system {
         format!(
-            "this server's node id {own} is also the node id of the server \"{}\" (system identifier {}), which replicates with this server or with a server it replicates with (last heard of {} s ago)",
-            k.name,
-            k.system,
-            now.saturating_sub(k.seen_ms) / 1000
-        ),
-        HINT.into(),
-    ))
+            "a copy of this server (its system identifier {}, made active after this one) mints with this server's node id {}: \"{}\", which replicates with this server or with a server it replicates with (last heard of {heard} s ago)",
+            k.system, own.node_id, k.name
+        )
+    } else {
+        format!(
+            "this server's node id {} is also the node id of the server \"{}\" (system identifier {}), which replicates with this server or with a server it replicates with (last heard of {heard} s ago)",
+            own.node_id, k.name, k.system
+        )
+    };
+    Some((message, HINT.into()))
 }
 
 const ASK_CITUS: &str = "SELECT current_setting('chronoid.node_id', true), current_setting('chronoid.node_id_base', true), current_setting('chronoid.node_ids_seen', true)";
@@ -361,7 +429,7 @@ fn ask_formation(node: Node) -> Option<(String, String)> {
     // The formation's ids are all asked here; its nodes learn nothing of
     // one another's for the mesh check, and are told nothing: a node whose
     // explicit id is another's group id refuses, the other mints.
-    let ledger = record(&resolved, own, 2, false, now);
+    let ledger = record(&resolved, own, 2, false, now, |_| true);
     for (other, (key, answer)) in others.iter().zip(&resolved) {
         let name = format!(
             "the Citus node {}:{} (group {})",

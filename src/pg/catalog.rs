@@ -36,6 +36,16 @@ impl Row {
         self.datum(attno)
             .map(|d| unsafe { super::datum::text_to_string(d) })
     }
+    /// The number of the column called `name` (0: none), from the scanned
+    /// relation's own descriptor: no syscache, so that a worker connected
+    /// to no database may read a shared catalog (`pg_subscription`).
+    pub fn attnum(&self, name: &str) -> usize {
+        // SAFETY: the relation's descriptor, alive for the scan; not freed here.
+        let desc = unsafe { pgrx::PgTupleDesc::from_pg_unchecked(self.desc) };
+        (0..desc.len())
+            .find(|&i| desc.get(i).is_some_and(|a| a.name() == name))
+            .map_or(0, |i| i + 1)
+    }
     /// A `name` column.
     pub fn name(&self, attno: usize) -> Option<String> {
         // SAFETY: a name datum points at the tuple's NameData.

@@ -26,6 +26,11 @@ pub fn preloading() -> bool {
     unsafe { pg_sys::process_shared_preload_libraries_in_progress }
 }
 
+/// Whether the shared state exists (the library was preloaded).
+pub fn is_preloaded() -> bool {
+    PRELOADED.load(Ordering::Relaxed)
+}
+
 /// From `_PG_init`, once the shared state is requested.
 pub fn note_preloaded() {
     PRELOADED.store(true, Ordering::Relaxed);

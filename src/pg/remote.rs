@@ -73,10 +73,25 @@ pub fn first_row(
     unsafe { enable_timeout_after(id, ANSWER_WITHIN_MS) };
     let answer = pgrx::PgTryBuilder::new(|| ask(conninfo, appname, query, columns))
         .catch_others(|e| {
+            use pgrx::pg_sys::panic::CaughtError;
             if TIMED_OUT.load(Ordering::SeqCst) {
-                Err(format!("no answer within {} s", ANSWER_WITHIN_MS / 1000))
-            } else {
-                e.rethrow()
+                return Err(format!("no answer within {} s", ANSWER_WITHIN_MS / 1000));
+            }
+            match &e {
+                // A cancel of the caller's own, or a panic: not ours to take.
+                CaughtError::PostgresError(report) | CaughtError::ErrorReport(report)
+                    if report.sql_error_code() != pgrx::PgSqlErrorCode::ERRCODE_QUERY_CANCELED =>
+                {
+                    // Anything else raised while asking (a connection
+                    // string libpq refuses, the peer's own ERROR) means no
+                    // answer: the caller judges the peer as out of reach.
+                    Err(report
+                        .message()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "))
+                }
+                _ => e.rethrow(),
             }
         })
         .execute();
@@ -139,15 +154,23 @@ fn ask(
             return Err(text_of(err));
         }
         let exec = (*functions).walrcv_exec.ok_or("no walrcv_exec")?;
+        let disconnect = (*functions).walrcv_disconnect;
         let types = vec![pg_sys::TEXTOID; columns];
-        let result = pg_sys::ffi::pg_guard_ffi_boundary(|| {
-            exec(conn, query.as_ptr(), columns as i32, types.as_ptr())
-        });
-        let row = read_first_row(result, columns);
-        if let Some(disconnect) = (*functions).walrcv_disconnect {
-            pg_sys::ffi::pg_guard_ffi_boundary(|| disconnect(conn));
-        }
-        row
+        // Disconnected whatever happens (the timer's cancel, the peer's
+        // ERROR): a backend that asks every few seconds must not gather
+        // open connections.
+        pgrx::PgTryBuilder::new(|| {
+            let result = pg_sys::ffi::pg_guard_ffi_boundary(|| {
+                exec(conn, query.as_ptr(), columns as i32, types.as_ptr())
+            });
+            read_first_row(result, columns)
+        })
+        .finally(|| {
+            if let Some(disconnect) = disconnect {
+                pg_sys::ffi::pg_guard_ffi_boundary(|| disconnect(conn));
+            }
+        })
+        .execute()
     }
 }
 
@@ -157,14 +180,24 @@ pub fn quote(value: &str) -> String {
     format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
-/// `conninfo` with `keyword` set to `value` (a plain word: letters,
-/// digits, `_-.:=`), unless it has one already and `over` is false. libpq
-/// keeps the last of a keyword given twice; a URI takes it as a parameter.
+/// `conninfo` with `keyword` set to `value`, unless it has one already and
+/// `over` is false. libpq keeps the last of a keyword given twice; a URI
+/// takes it as a query parameter, percent-encoded.
 fn with_parameter(conninfo: &str, keyword: &str, value: &str, over: bool) -> String {
     if !over && conninfo.contains(keyword) {
         conninfo.to_owned()
     } else if conninfo.starts_with("postgres://") || conninfo.starts_with("postgresql://") {
         let sep = if conninfo.contains('?') { '&' } else { '?' };
+        let value: String = value
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
         format!("{conninfo}{sep}{keyword}={value}")
     } else {
         format!("{conninfo} {keyword}={}", quote(value))

@@ -6,8 +6,6 @@
 //! Plumbing: may import only other files of `src/pg/` (and pgrx), never a
 //! type adapter (`src/types/`), `src/node/` or the durable generators.
 
-use std::ffi::CStr;
-
 use pgrx::pg_sys;
 
 /// `pg_subscription`'s oid (`SubscriptionRelationId`), fixed since 10.
@@ -16,6 +14,8 @@ const SUBSCRIPTION_RELATION_ID: u32 = 6100;
 /// One subscription: its oid, name, connection string, whether enabled.
 pub struct Subscription {
     pub oid: u32,
+    /// The database it was made in (where its apply worker runs).
+    pub dboid: u32,
     pub name: String,
     pub conninfo: String,
     pub enabled: bool,
@@ -24,21 +24,14 @@ pub struct Subscription {
 /// Every subscription of the server.
 pub fn all() -> Vec<Subscription> {
     let relid = pg_sys::Oid::from(SUBSCRIPTION_RELATION_ID);
-    // Each column by the number its name has in this major.
-    // SAFETY: a syscache lookup by name.
-    let attnum = |name: &CStr| unsafe { pg_sys::get_attnum(relid, name.as_ptr()) } as usize;
-    let (oid, name, enabled, conninfo) = (
-        attnum(c"oid"),
-        attnum(c"subname"),
-        attnum(c"subenabled"),
-        attnum(c"subconninfo"),
-    );
     super::catalog::scan(relid, |row| {
+        // Each column by the number its name has in this major.
         Some(Subscription {
-            oid: row.int4(oid)? as u32,
-            name: row.name(name)?,
-            conninfo: row.text(conninfo)?,
-            enabled: row.bool(enabled)?,
+            oid: row.int4(row.attnum("oid"))? as u32,
+            dboid: row.int4(row.attnum("subdbid"))? as u32,
+            name: row.name(row.attnum("subname"))?,
+            conninfo: row.text(row.attnum("subconninfo"))?,
+            enabled: row.bool(row.attnum("subenabled"))?,
         })
     })
 }

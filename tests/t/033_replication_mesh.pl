@@ -9,8 +9,9 @@
 # before any ID is made; with distinct ids both write at once and every row
 # arrives on both, 0 duplicates, each ID carrying its writer's node bits. A
 # publisher that cannot be asked is judged by its last answer, or refused;
-# two publishers with one id (fan-in) and a chain (servers two hops apart
-# with one id) are refused too.
+# two publishers with one id (fan-in), a chain (servers two hops apart with
+# one id, the one between them minting or not) and a copy of a server
+# (pg_basebackup) keeping its id are refused too.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -190,21 +191,84 @@ like(gen_error($n{east}, 'gen_nanoflake'),
 like(gen_error($n{west}, 'gen_nanoflake'),
 	qr/55000: gen_nanoflake\(\) refuses: the publisher of subscription "from_(east|third)" \(.*\) and the publisher of subscription "from_(east|third)" \(.*\) share node id 1/,
 	'west, between them: refused (fan-in)');
-like($n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen'), qr/^\d+\t2\t0\t.*\n\d+\t1\t\d+\t/,
+like($n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen'), qr/^\d+\t\d+\t2\t0\t.*\n\d+\t\d+\t1\t\d+\t/,
 	'SHOW chronoid.node_ids_seen: west itself, then the servers it knows');
 set_node_id($third, 4);
 is($third->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '4', 'third given its own id (4): mints');
 is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
 	'and east, told so by west, mints again');
 
-# 9. Only a role that may replicate is heard telling its id: a plain user
-# naming itself as a server with east's id makes nobody refuse.
-$n{west}->safe_psql('postgres', 'CREATE ROLE plain LOGIN');
-$n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen',
-	connstr => $n{west}->connstr('postgres') . ' user=plain application_name=chronoid:node=1:system=42:liar');
-unlike($n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen'), qr/^42\t/m, 'a plain role\'s claim is not recorded');
+# 9. Only a role that logs in with REPLICATION (or as a superuser) is heard
+# telling its id, as only such a role may replicate: a plain user naming
+# itself as a server with east's id makes nobody refuse, nor does one
+# that SETs ROLE to a replication role. (System 42 is "16" in base 36.)
+$n{west}->safe_psql('postgres', 'CREATE ROLE plain LOGIN; CREATE ROLE repl REPLICATION; GRANT repl TO plain');
+my $liar = $n{west}->connstr('postgres') . ' user=plain application_name=chronoid:1:16:1:liar';
+$n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen', connstr => $liar);
+$n{west}->safe_psql('postgres', 'SET ROLE repl; SHOW chronoid.node_ids_seen', connstr => $liar);
+unlike($n{west}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen'), qr/^42\t/m,
+	'a plain role\'s claim is not recorded, nor one made after SET ROLE to a replication role');
 is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'east still mints');
 
+# 10. A publisher's connection string as a URI: asked as any other.
+my ($west_host, $west_port) = ($n{west}->host, $n{west}->port);
+$n{east}->safe_psql('postgres', "ALTER SUBSCRIPTION from_west CONNECTION 'postgresql:///postgres?host=$west_host&port=$west_port'");
+is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
+	'a URI connection string: east asks west and mints');
+$n{east}->safe_psql('postgres', "ALTER SUBSCRIPTION from_west CONNECTION '$west_conn'");
+
+# 11. A relay that never mints: relay (7) replicates from east (1); far,
+# given east's id, replicates only from relay. Relay's peer worker asks
+# east every few seconds and passes it on, even with east down (its last
+# answer stands for as long as the subscription is there): far refuses.
+my %more;
+for my $name (qw(relay far))
+{
+	$more{$name} = chronoid_node($name, allows_streaming => 'logical');
+	$more{$name}->append_conf('postgresql.conf', "chronoid.node_id = " . ($name eq 'relay' ? 7 : 1) . "\n");
+	$more{$name}->start;
+	$more{$name}->safe_psql('postgres', 'CREATE EXTENSION chronoid; CREATE TABLE t (id nanoflake PRIMARY KEY, u uid60, c caloriosa, via text); CREATE PUBLICATION mesh FOR TABLE t');
+}
+my $east_conn = $n{east}->connstr('postgres') =~ s/'//gr;
+my $relay_conn = $more{relay}->connstr('postgres') =~ s/'//gr;
+$more{relay}->safe_psql('postgres', "CREATE SUBSCRIPTION relay_from_east CONNECTION '$east_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+ok($more{relay}->poll_query_until('postgres', q{SELECT current_setting('chronoid.node_ids_seen') ~ '\n[0-9]+\t[0-9]+\t1\t'}),
+	'relay, which never mints, learns east\'s id from its peer worker');
+$n{east}->stop;
+# Relay cannot record far's asking: far gets no answer, and never having
+# had one, refuses.
+mkdir($more{relay}->data_dir . '/chronoid.peers.tmp') or die "mkdir: $!";
+$more{far}->safe_psql('postgres', "CREATE SUBSCRIPTION far_from_relay CONNECTION '$relay_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+like(gen_error($more{far}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: could not ask the publisher of subscription "far_from_relay" for its node id \(.*chronoid cannot answer a server whose asking it cannot record: could not write file "chronoid.peers"/,
+	'relay unable to write chronoid.peers: far, whose asking it cannot record, refuses');
+rmdir($more{relay}->data_dir . '/chronoid.peers.tmp') or die "rmdir: $!";
+like(gen_error($more{far}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: this server's node id 1 is also the node id of the server "east"/,
+	'far (1), told by relay of east (1), down, whose rows relay still awaits: refused');
+set_node_id($more{far}, 9);
+is($more{far}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '9', 'far given its own id: mints');
+$n{east}->start;
+
+# 12. A copy of east (pg_basebackup, started on its own, its subscription
+# dropped) keeps east's id and joins through west: of the two instances of
+# one cluster, the older refuses; the copy, later, sees east as its past.
+$n{east}->backup('copy');
+my $copy = PostgreSQL::Test::Cluster->new('copy', install_path => $ENV{CHRONOID_PG_INSTALL});
+$copy->init_from_backup($n{east}, 'copy');
+$copy->append_conf('postgresql.conf', "max_logical_replication_workers = 0\ncluster_name = 'copy'\n");
+$copy->start;
+$copy->safe_psql('postgres', 'ALTER SUBSCRIPTION from_west DISABLE; ALTER SUBSCRIPTION from_west SET (slot_name = NONE); DROP SUBSCRIPTION from_west');
+$copy->adjust_conf('postgresql.conf', 'max_logical_replication_workers', undef);
+$copy->restart;
+$copy->safe_psql('postgres', "CREATE SUBSCRIPTION copy_from_west CONNECTION '$west_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+is($copy->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'the copy (1) mints');
+like(gen_error($n{east}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: a copy of this server \(its system identifier \d+, made active after this one\) mints with this server's node id 1: "copy"/,
+	'east, older, refuses: a copy of it with its id mints beyond west');
+$copy->stop;
+
+$more{$_}->stop for qw(relay far);
 $third->stop;
 $n{$_}->stop for qw(east west);
 done_testing();
