@@ -89,9 +89,14 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
         CHECKED.node.set(Some(node));
         CHECKED.formation.set(citus::generation());
         CHECKED.asked_at.set(now);
-        let refusal = ask_publishers(node)
-            .or_else(|| ask_formation(node))
-            .or_else(|| clash_known(node));
+        let judge = |trust_heard: bool| {
+            ask_publishers(node, trust_heard)
+                .or_else(|| ask_formation(node))
+                .or_else(|| clash_known(node))
+        };
+        // What the peer worker heard lately may be up to a round old: a
+        // refusal is made only on answers asked for now.
+        let refusal = judge(true).and_then(|_| judge(false));
         if refusal.is_some() {
             // Asked again soon: the peer may be back, or given another id.
             CHECKED
@@ -113,6 +118,11 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
 unsafe extern "C-unwind" fn on_subscription_change(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
     CHECKED.stale.set(true);
 }
+
+/// How long a publisher's answer the peer worker recorded stands for a
+/// backend without asking again: the worker asks every 15 s, and writes
+/// an unchanged answer's time at most once a minute.
+const TRUST_HEARD_FOR_MS: u64 = 90_000;
 
 /// How long a verdict stands without a change seen here: a peer's own
 /// change of node id is seen by this backend within it.
@@ -252,6 +262,7 @@ fn ask_and_record_publishers(
     appname: &str,
     now: u64,
     only_db: Option<u32>,
+    trusted: impl Fn(&str) -> bool,
 ) -> (Vec<subscriptions::Subscription>, Asked, Ledger) {
     let all = asked_subscriptions();
     let keys: Vec<String> = all
@@ -264,6 +275,7 @@ fn ask_and_record_publishers(
         .collect();
     let asked: Asked = subs
         .iter()
+        .filter(|sub| !trusted(&format!("subscription {}", sub.oid)))
         .map(|sub| {
             (
                 format!("subscription {}", sub.oid),
@@ -291,18 +303,59 @@ pub fn watch(db: u32) {
     } else {
         ledger::appname(own)
     };
-    ask_and_record_publishers(own, &appname, ledger::now_ms(), Some(db));
+    let (subs, asked, _) =
+        ask_and_record_publishers(own, &appname, ledger::now_ms(), Some(db), |_| false);
+    for (sub, (_, answer)) in subs.iter().zip(&asked) {
+        if let Err(why) = answer {
+            // As an apply worker logs a publisher it cannot reach.
+            pgrx::log!(
+                "chronoid: could not ask the publisher of subscription \"{}\" for its node id: {why}",
+                sub.name
+            );
+        }
+    }
 }
 
-fn ask_publishers(node: Node) -> Option<(String, String)> {
+fn ask_publishers(node: Node, trust_heard: bool) -> Option<(String, String)> {
     let own = own_id(node);
     let now = ledger::now_ms();
-    let (subs, asked, ledger) = ask_and_record_publishers(own, &ledger::appname(own), now, None);
+    // What the peer worker heard lately stands without asking again (where
+    // `trust_heard`, and only to let this server mint): the worker asks
+    // every publisher every few seconds, so a backend asks only a
+    // publisher the worker has not heard (a new subscription, a worker
+    // behind), and a server whose id is not its setting's (the worker
+    // knows only the setting, and tells only that). A peer that changed
+    // its id since the worker asked checked this server as it did.
+    let heard = ledger::read();
+    let trusted = |key: &str| {
+        trust_heard
+            && node.source == Source::Setting
+            && heard
+                .remembered(key, own)
+                .is_some_and(|p| now.saturating_sub(p.seen_ms) < TRUST_HEARD_FOR_MS)
+    };
+    let (subs, asked, ledger) =
+        ask_and_record_publishers(own, &ledger::appname(own), now, None, trusted);
     let mut seen: Vec<(i32, String)> = Vec::new();
-    for (sub, (key, answer)) in subs.iter().zip(&asked) {
+    for sub in &subs {
+        let key = format!("subscription {}", sub.oid);
         let peer = format!("the publisher of subscription \"{}\"", sub.name);
-        let (theirs, publisher) =
-            match answered_or_remembered(&ledger, key, answer, &peer, own, now, HINT_UNREACHABLE) {
+        let answer = asked.iter().find(|(k, _)| *k == key).map(|(_, a)| a);
+        let (theirs, publisher) = match answer {
+            // Heard lately by the peer worker (above).
+            None => match heard.remembered(&key, own).expect("trusted") {
+                p if p.node_id == NO_CHRONOID => continue,
+                p => (p.node_id, format!("{peer} ({})", p.name)),
+            },
+            Some(answer) => match answered_or_remembered(
+                &ledger,
+                &key,
+                answer,
+                &peer,
+                own,
+                now,
+                HINT_UNREACHABLE,
+            ) {
                 Err(refusal) => return Some(refusal),
                 // NULL: chronoid is not loaded there, so it mints no counter IDs.
                 Ok(Some(row)) => match int_column(&row, 0) {
@@ -312,14 +365,15 @@ fn ask_publishers(node: Node) -> Option<(String, String)> {
                     ),
                     None => continue,
                 },
-                Ok(None) => {
-                    let p = ledger.remembered(key, own).expect("remembered");
-                    (
+                Ok(None) => match ledger.remembered(&key, own).expect("remembered") {
+                    p if p.node_id == NO_CHRONOID => continue,
+                    p => (
                         p.node_id,
                         format!("{peer} (out of reach; as it last answered)"),
-                    )
-                }
-            };
+                    ),
+                },
+            },
+        };
         // Two publishers with one id meet here too (fan-in).
         if theirs >= 0 {
             if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
