@@ -75,23 +75,11 @@ pub fn register_worker() {
 #[pg_guard]
 #[no_mangle]
 pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
-    // SAFETY: the standard handlers: SIGTERM sets ProcDiePending (handled
-    // at CHECK_FOR_INTERRUPTS, never inside a critical section), SIGHUP
-    // asks for a reload; SIGINT (pg_cancel_backend) is ignored, so that a
-    // cancel never cuts a wait for the synchronous standbys short.
-    unsafe {
-        crate::pg::ffi::set_signal_handler(
-            pg_sys::SIGTERM as _,
-            Some(crate::pg::ffi::die_signal_handler),
-        );
-        crate::pg::ffi::set_signal_handler(
-            pg_sys::SIGHUP as _,
-            Some(crate::pg::ffi::config_reload_signal_handler),
-        );
-        crate::pg::ffi::set_signal_handler(pg_sys::SIGINT as _, sig_ign());
-        pg_sys::BackgroundWorkerUnblockSignals();
-        pg_sys::before_shmem_exit(Some(unpublish), pg_sys::Datum::from(0));
-    }
+    // SIGINT (pg_cancel_backend) is ignored, so that a cancel never cuts a
+    // wait for the synchronous standbys short.
+    crate::pg::worker::set_signal_handlers(true);
+    // SAFETY: runs `unpublish` as the process exits.
+    unsafe { pg_sys::before_shmem_exit(Some(unpublish), pg_sys::Datum::from(0)) };
     // SAFETY: MyLatch and MyProcPid are this process's.
     unsafe { reservation::publish(pg_sys::MyLatch, pg_sys::MyProcPid) };
     let mut warm: [KeepWarm; 3] = Generator::ALL.map(|g| KeepWarm::new(g.last_tick()));
@@ -100,13 +88,7 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
         // SAFETY: this process's latch.
         unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
         pgrx::check_for_interrupts!();
-        // SAFETY: flags PostgreSQL's handlers set, read in this process.
-        unsafe {
-            if pg_sys::ConfigReloadPending != 0 {
-                pg_sys::ConfigReloadPending = 0;
-                pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP);
-            }
-        }
+        crate::pg::worker::reload_if_asked();
         // SAFETY: reads shared recovery state.
         let timeout_ms = if unsafe { pg_sys::RecoveryInProgress() } {
             flush_replayed_marks();
@@ -127,11 +109,6 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
             )
         };
     }
-}
-
-fn sig_ign() -> pg_sys::pqsigfunc {
-    // SAFETY: SIG_IGN is the handler value 1, as <signal.h> defines it.
-    Some(unsafe { std::mem::transmute::<usize, unsafe extern "C-unwind" fn(i32)>(1) })
 }
 
 #[pg_guard]

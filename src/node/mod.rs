@@ -9,6 +9,8 @@
 //!   own catalog and kept until Citus changes it;
 //! - `peers`: the servers this one replicates from, asked their node ids
 //!   before this server mints;
+//! - `formation`: the other nodes of its Citus formation, asked likewise;
+//! - `answers`: a peer's answer, as both read and record it;
 //! - `ledger`: what this server remembers of them (`chronoid.peers`), and
 //!   what it tells a server that asks it;
 //! - `watcher`: the peer worker, which asks the publishers every few
@@ -19,7 +21,9 @@
 //! `src/types/` or `src/generators.rs` (`scripts/check_layers.py`, run by
 //! `make test`, checks it).
 
+pub mod answers;
 pub mod citus;
+pub mod formation;
 pub mod identity;
 pub mod ledger;
 pub mod peers;

@@ -1,34 +1,30 @@
 //! The servers whose IDs meet this one's: those it replicates from (its
 //! logical-replication subscriptions, in every database), and the other
-//! nodes of its Citus formation. No two of them may mint with one node id.
-//! Before this backend's first counter ID, again after any subscription or
-//! this server's node id changes, and at most a minute after the last
-//! asking (a peer may have changed its own id meanwhile), each enabled
-//! subscription's publisher is asked its `chronoid.node_id` over one short
-//! connection (`src/pg/remote.rs`). A publisher with the same id, either
-//! side with none, or two publishers with one id (fan-in) make every counter
-//! generator here refuse (55000), naming the subscription and the
-//! publisher. In a two-writer mesh each side subscribes to the other, so
-//! both refuse before either's IDs reach the other.
-//!
-//! On a Citus node whose id is its own (`chronoid.node_id`, or a base other
-//! than 0), every other node of the formation (`pg_dist_node`) is asked
-//! too, as Citus connects to it; an id another node has, its own or base +
-//! group, is refused, naming both nodes. Nodes that take base 0 + their
-//! group id need no asking: the coordinator hands out each group id once.
+//! nodes of its Citus formation (`formation.rs`). No two of them may mint
+//! with one node id. Before this backend's first counter ID, again after
+//! any subscription or this server's node id changes, and at most a minute
+//! after the last judging (a peer may have changed its own id meanwhile),
+//! each enabled subscription's publisher is judged by its `chronoid.node_id`:
+//! as the peer worker (`watcher.rs`) heard it within 90 s, else asked over
+//! one short connection (`src/pg/remote.rs`). A publisher with the same id,
+//! either side with none, or two publishers with one id (fan-in) make every
+//! counter generator here refuse (55000), naming the subscription and the
+//! publisher; a refusal is made only on answers asked for then. In a
+//! two-writer mesh each side subscribes to the other, so both refuse before
+//! either's IDs reach the other.
 //!
 //! Each answer also says which servers the peer knows to mint near it, and
-//! each question tells the peer who asks (`src/node/ledger.rs`): a server
-//! that another server one hop further away shares an id with refuses too
-//! (a chain, A ⇄ B ⇄ C with A and C on one id).
+//! each question tells the peer who asks (`ledger.rs`): a server that
+//! another server one hop further away shares an id with refuses too (a
+//! chain, A ⇄ B ⇄ C with A and C on one id), and so does the older of two
+//! instances of one cluster (a copy made by pg_basebackup) on one id.
 //!
 //! A peer that cannot be asked is judged by its last answer, if it gave one
 //! while this server had the id it has now (a WARNING says so); otherwise
 //! this server refuses until it can ask: two servers cut apart and given
-//! one id must not both mint. A refusal is asked again after 5 s.
+//! one id must not both mint. A refusal is judged again after 5 s.
 //! Subscriptions Citus makes for its own shard moves (`citus_…`) are
-//! between the nodes of one formation, whose ids `src/node/identity.rs`
-//! keeps apart.
+//! between the nodes of one formation, whose ids `identity.rs` keeps apart.
 //!
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
@@ -38,12 +34,13 @@ use std::cell::{Cell, RefCell};
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
 
-use super::{citus, identity, ledger};
+use super::answers::{answered_or_remembered, int_column, record, Asked, NO_CHRONOID};
+use super::{citus, formation, identity, ledger};
 use crate::pg::error::error_with_hint;
 use crate::pg::{remote, subscriptions};
 use chronoid_formats::clock::Clock;
 use chronoid_formats::node_id::{Node, Source, UNSET};
-use chronoid_formats::node_ledger::{read_answer, Ledger, Peer};
+use chronoid_formats::node_ledger::Ledger;
 
 struct Checked {
     /// The node id (and source) the verdict was reached for.
@@ -91,7 +88,7 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
         CHECKED.asked_at.set(now);
         let judge = |trust_heard: bool| {
             ask_publishers(node, trust_heard)
-                .or_else(|| ask_formation(node))
+                .or_else(|| formation::ask_formation(node))
                 .or_else(|| clash_known(node))
         };
         // What the peer worker heard lately may be up to a round old: a
@@ -140,108 +137,11 @@ const HINT_UNREACHABLE: &str = "Bring the publisher up (this server asks again w
 /// back in reach, or one given another id, is seen within it.
 const ASK_AGAIN_AFTER_REFUSAL_MS: u64 = 5_000;
 
-/// A peer's id in the ledger where chronoid is not loaded: it mints no
-/// counter IDs, so it is no clash, reachable or not.
-const NO_CHRONOID: i32 = -2;
-
 /// This server's node id as the ledger keeps it (-1: none).
 fn own_id(node: Node) -> i32 {
     match (node.source, node.id) {
         (Source::Unset, _) | (_, None) => UNSET,
         (_, Some(id)) => i32::from(id),
-    }
-}
-
-fn as_own(own: i32) -> String {
-    if own == UNSET {
-        "no node id".into()
-    } else {
-        format!("node id {own}")
-    }
-}
-
-/// Each peer asked, by its key in the ledger: its answer, or why there is none.
-type Asked = Vec<(String, Result<Vec<Option<String>>, String>)>;
-
-/// Records the peers' answers in the ledger, passed on to whoever asks
-/// this server and what they know learnt where `learn`, and forgets the
-/// peers `keep` says are no longer asked; the ledger as it now is.
-fn record(
-    asked: &Asked,
-    own: i32,
-    status_column: usize,
-    learn: bool,
-    now: u64,
-    keep: impl Fn(&Peer) -> bool,
-) -> Ledger {
-    let ledger = ledger::read();
-    if asked.is_empty() && ledger.peers.iter().all(&keep) {
-        return ledger;
-    }
-    // Itself, as its peers pass it on; a copy of it (another since) is kept.
-    let me = (ledger::own_system(), ledger::own_since());
-    ledger::update(|l| {
-        let mut changed = l.keep_peers(&keep);
-        for (key, answer) in asked {
-            let Ok(row) = answer else { continue };
-            let known = row
-                .get(status_column)
-                .cloned()
-                .flatten()
-                .map(|text| read_answer(&text, now))
-                .unwrap_or_default();
-            let itself = known.first();
-            changed |= l.note_peer(Peer {
-                key: key.clone(),
-                system: itself.map_or(0, |k| k.system),
-                since: itself.map_or(0, |k| k.since),
-                node_id: int_column(row, 0).unwrap_or(NO_CHRONOID),
-                own_id: own,
-                seen_ms: now,
-                pass_on: learn,
-                name: itself.map_or_else(|| key.clone(), |k| k.name.clone()),
-            });
-            for k in known
-                .into_iter()
-                .filter(|k| learn && (k.system, k.since) != me)
-            {
-                changed |= l.note_known(k);
-            }
-        }
-        changed
-    })
-    .0
-}
-
-/// A peer's node id: its answer, or, out of reach, its last answer if it
-/// was given while this server had the id it has now. `Err` is the refusal.
-fn answered_or_remembered(
-    ledger: &Ledger,
-    key: &str,
-    answer: &Result<Vec<Option<String>>, String>,
-    peer: &str,
-    own: i32,
-    now: u64,
-    hint: &str,
-) -> Result<Option<Vec<Option<String>>>, (String, String)> {
-    match answer {
-        Ok(row) => Ok(Some(row.clone())),
-        Err(why) => match ledger.remembered(key, own) {
-            Some(p) => {
-                pgrx::warning!(
-                    "chronoid: could not ask {peer} for its node id ({why}); its answer of {} s ago stands",
-                    now.saturating_sub(p.seen_ms) / 1000
-                );
-                Ok(None)
-            }
-            None => Err((
-                format!(
-                    "could not ask {peer} for its node id ({why}), and it has not answered this server since this server has {}",
-                    as_own(own)
-                ),
-                hint.into(),
-            )),
-        },
     }
 }
 
@@ -425,103 +325,4 @@ fn clash_known(node: Node) -> Option<(String, String)> {
         )
     };
     Some((message, HINT.into()))
-}
-
-const ASK_CITUS: &str = "SELECT current_setting('chronoid.node_id', true), current_setting('chronoid.node_id_base', true), current_setting('chronoid.node_ids_seen', true)";
-
-const HINT_CITUS: &str = "Leave chronoid.node_id unset on every node of a Citus formation (each then takes chronoid.node_id_base plus its group id), or give each node its own; docs/across-servers.md, \"Citus\".";
-
-const HINT_CITUS_UNREACHABLE: &str = "Bring the node up (this node asks again within seconds), or leave chronoid.node_id unset and chronoid.node_id_base 0 on every node, so that none needs asking; docs/across-servers.md, \"Partitions\".";
-
-fn ask_formation(node: Node) -> Option<(String, String)> {
-    let asks = match node.source {
-        Source::Setting => true,
-        Source::Citus { base, .. } => base != 0,
-        Source::Unset => false,
-    };
-    let (true, Some(mine)) = (asks, node.id) else {
-        return None;
-    };
-    let my_group = citus::local_group()?;
-    let own = i32::from(mine);
-    let now = ledger::now_ms();
-    let others = citus::other_nodes(my_group);
-    let asked: Asked = others
-        .iter()
-        .map(|other| {
-            (
-                format!("citus node {}:{}", other.host, other.port),
-                remote::first_row(&citus::conninfo_of(other), "chronoid", ASK_CITUS, 3),
-            )
-        })
-        .collect();
-    // Each answer as the node id it resolves to and where that comes from
-    // (NULL: chronoid is not loaded there, so it mints no counter IDs).
-    let resolved: Asked = others
-        .iter()
-        .zip(asked)
-        .map(|(other, (key, answer))| {
-            let answer = answer.map(|row| {
-                let node = int_column(&row, 0).map(|setting| {
-                    let base = int_column(&row, 1).unwrap_or(0).clamp(0, 1023) as u16;
-                    chronoid_formats::node_id::resolve(setting, Some(other.group), base)
-                });
-                let id = match node {
-                    None => None,
-                    Some(Ok(Node { id: Some(id), .. })) => Some(id.to_string()),
-                    Some(_) => Some(UNSET.to_string()),
-                };
-                let source = match node {
-                    Some(Ok(n)) => identity::describe(n.source),
-                    _ => String::new(),
-                };
-                vec![id, Some(source), row.get(2).cloned().flatten()]
-            });
-            (key, answer)
-        })
-        .collect();
-    // The formation's ids are all asked here; its nodes learn nothing of
-    // one another's for the mesh check, and are told nothing: a node whose
-    // explicit id is another's group id refuses, the other mints.
-    let ledger = record(&resolved, own, 2, false, now, |_| true);
-    for (other, (key, answer)) in others.iter().zip(&resolved) {
-        let name = format!(
-            "the Citus node {}:{} (group {})",
-            other.host, other.port, other.group
-        );
-        let (theirs, source) = match answered_or_remembered(
-            &ledger,
-            key,
-            answer,
-            &name,
-            own,
-            now,
-            HINT_CITUS_UNREACHABLE,
-        ) {
-            Err(refusal) => return Some(refusal),
-            Ok(Some(row)) => match int_column(&row, 0) {
-                Some(theirs) => (theirs, row[1].clone().unwrap_or_default()),
-                None => continue,
-            },
-            Ok(None) => match ledger.remembered(key, own).expect("remembered").node_id {
-                NO_CHRONOID => continue,
-                theirs => (theirs, "as it last answered".into()),
-            },
-        };
-        if theirs == own {
-            return Some((
-                format!(
-                    "this node's node id {mine} ({}, group {my_group}) is also the node id of {name} ({source})",
-                    identity::describe(node.source),
-                ),
-                HINT_CITUS.into(),
-            ));
-        }
-    }
-    None
-}
-
-/// A peer's answer's column as an integer (`None`: NULL, or no number).
-fn int_column(row: &[Option<String>], i: usize) -> Option<i32> {
-    row.get(i)?.as_deref()?.trim().parse().ok()
 }

@@ -38,41 +38,20 @@ pub fn register_worker() {
         .load();
 }
 
-/// The standard handlers: SIGTERM ends the worker at the next
-/// CHECK_FOR_INTERRUPTS, SIGHUP asks for a reload.
-fn set_signal_handlers() {
-    // SAFETY: PostgreSQL's own handlers, set before signals are unblocked.
-    unsafe {
-        crate::pg::ffi::set_signal_handler(
-            pg_sys::SIGTERM as _,
-            Some(crate::pg::ffi::die_signal_handler),
-        );
-        crate::pg::ffi::set_signal_handler(
-            pg_sys::SIGHUP as _,
-            Some(crate::pg::ffi::config_reload_signal_handler),
-        );
-        pg_sys::BackgroundWorkerUnblockSignals();
-    }
-}
-
 /// The worker's entry point (named in `register_worker`).
 #[pgrx::pg_guard]
 #[no_mangle]
 pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
-    set_signal_handlers();
+    crate::pg::worker::set_signal_handlers(false);
     // SAFETY: the shared catalogs, with no database.
     unsafe { pg_sys::BackgroundWorkerInitializeConnection(std::ptr::null(), std::ptr::null(), 0) };
     loop {
         // SAFETY: this process's latch.
         unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
         pgrx::check_for_interrupts!();
-        // SAFETY: flags PostgreSQL's handlers set, read in this process; a
-        // transaction for the catalog scan.
+        // SAFETY: a transaction for the catalog scan.
         let databases = unsafe {
-            if pg_sys::ConfigReloadPending != 0 {
-                pg_sys::ConfigReloadPending = 0;
-                pg_sys::ProcessConfigFile(pg_sys::GucContext::PGC_SIGHUP);
-            }
+            crate::pg::worker::reload_if_asked();
             pg_sys::StartTransactionCommand();
             let mut databases: Vec<u32> = super::peers::asked_subscriptions()
                 .iter()
@@ -122,7 +101,7 @@ fn ask_in(db: u32) {
 #[pgrx::pg_guard]
 #[no_mangle]
 pub extern "C-unwind" fn chronoid_peer_asker_main(arg: pg_sys::Datum) {
-    set_signal_handlers();
+    crate::pg::worker::set_signal_handlers(false);
     let db = pg_sys::Oid::from(arg.value() as u32);
     // SAFETY: a database that had a subscription a moment ago (gone: the
     // connection fails, the worker ends, the next round asks again).

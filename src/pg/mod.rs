@@ -5,7 +5,8 @@
 //! the subscriptions they find (`subscriptions`),
 //! the backend's clock (`clock`), the control file (`control`), per-backend
 //! state (`backend_local`), the per-backend CSPRNG (`random`), settings
-//! machinery (`guc`), the guards before a write (`guards`), C declarations
+//! machinery (`guc`), the guards before a write (`guards`), what a
+//! background worker does as PostgreSQL's own (`worker`), C declarations
 //! (`ffi`) and unguarded fmgr functions (`fmgr`).
 //!
 //! The lowest layer: its files import one another and pgrx, never
@@ -27,3 +28,4 @@ pub mod random;
 pub mod remote;
 pub mod subscriptions;
 pub mod time;
+pub mod worker;
