@@ -90,7 +90,12 @@ export CHRONOID_TEST_WORK=$WORK
 export CHRONOID_PREP_CACHE=$WORK/prep
 prebuild_pid= prepare_pid=
 tap_pids=()
-trap 'kill $prebuild_pid $prepare_pid "${tap_pids[@]}" 2>/dev/null || true; for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done; [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true' EXIT
+stop_everything() {
+    kill $prebuild_pid $prepare_pid "${tap_pids[@]}" 2>/dev/null || true
+    for d in "$WORK"/*/data; do scripts/cluster.sh stop "$d" || true; done
+    [ ! -d "$WORK/system/data" ] || PG_CONFIG=$SYSTEM_PG_CONFIG scripts/cluster.sh stop "$WORK/system/data" || true
+}
+trap stop_everything EXIT
 
 step "The system's PostgreSQL: its chronoid files, and a sentinel server of it, watched during the run"
 tests/system_untouched.sh start "$WORK/system"
@@ -349,6 +354,13 @@ python3 scripts/test_times.py "$TIMES" target/test-times || true
 
 if [ ${#failed[@]} -gt 0 ]; then
     printf 'FAILED: %s\n' "${failed[@]}"
+    echo "The run's clusters, logs and builds are kept in $WORK for a look; remove it after."
     exit 1
 fi
+# A passing run leaves nothing behind: its scratch directory (clusters,
+# logs, the packages it built; over a gigabyte) goes once its clusters
+# have stopped (the EXIT trap stops what is still running first).
+trap - EXIT
+stop_everything 2>/dev/null
+rm -rf "$WORK"
 step "all tests passed on PostgreSQL $(echo $MAJORS | tr ' ' ',')"

@@ -99,7 +99,8 @@ pub fn answered_or_remembered(
     }
 }
 
-fn as_own(own: i32) -> String {
+/// This server's node id in words.
+pub fn as_own(own: i32) -> String {
     if own == UNSET {
         "no node id".into()
     } else {

@@ -37,7 +37,7 @@ use std::cell::UnsafeCell;
 use std::ffi::{c_char, CStr, CString};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
 use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic, PgSqlErrorCode};
 
@@ -131,18 +131,26 @@ pub fn own_name() -> String {
     }
 }
 
-// SAFETY: a unique name; placed by `request_shmem` before any backend runs.
+// SAFETY: unique names; placed by `request_shmem` before any backend runs.
 static SINCE: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"chronoid.peers_since") };
+static PUBLISHED_SETTING: PgAtomic<AtomicI64> =
+    unsafe { PgAtomic::new(c"chronoid.published_node_id") };
+
+/// Not yet published (the value before any process read the setting).
+const NOT_PUBLISHED: i64 = i64::MIN;
 
 /// From `_PG_init`, while preloading.
 pub fn request_shmem() {
     pg_shmem_init!(SINCE);
+    pg_shmem_init!(PUBLISHED_SETTING = AtomicI64::new(NOT_PUBLISHED));
 }
 
-/// When this instance first asked or answered as a primary (unix ms); 0 on
-/// a standby, or where the library was not preloaded. Set on first use,
-/// never during recovery, so that a promoted standby's is later than its
-/// old primary's.
+/// Which instance of its cluster this one is, as an order: its timeline
+/// (high bits: a promoted standby is on a later one than the primary it
+/// replaced, however often that one restarts), then when it first asked or
+/// answered as a primary (unix ms, 42 bits: to the year 2109). 0 on a
+/// standby, or where the library was not preloaded. Set on first use, never
+/// during recovery.
 pub fn own_since() -> u64 {
     // SAFETY: reads shared recovery state.
     if !crate::pg::guards::is_preloaded() || unsafe { pg_sys::RecoveryInProgress() } {
@@ -151,13 +159,41 @@ pub fn own_since() -> u64 {
     let since = SINCE.get();
     match since.load(Ordering::Acquire) {
         0 => {
-            let now = now_ms().max(1);
-            match since.compare_exchange(0, now, Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => now,
+            // SAFETY: reads shared state of the WAL insertion, on a primary.
+            let timeline = u64::from(unsafe { pg_sys::GetWALInsertionTimeLine() });
+            let rank = (timeline << 42) | (now_ms().max(1) & ((1 << 42) - 1));
+            match since.compare_exchange(0, rank, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => rank,
                 Err(first) => first,
             }
         }
         first => first,
+    }
+}
+
+/// Tells every backend the value of `chronoid.node_id` the peer worker
+/// read from the configuration, as soon as a reload woke it: the worker
+/// reads it again at once, where a backend reads it only between
+/// statements.
+pub fn publish_setting(setting: i32) {
+    if crate::pg::guards::is_preloaded() {
+        PUBLISHED_SETTING
+            .get()
+            .store(i64::from(setting), Ordering::Release);
+    }
+}
+
+/// The value of `chronoid.node_id` another process published, if it is not
+/// `mine`: a reload changed it while this backend's statement runs (a
+/// backend reads the configuration again only between statements).
+pub fn setting_changed_from(mine: i32) -> Option<i32> {
+    if !crate::pg::guards::is_preloaded() {
+        return None;
+    }
+    match PUBLISHED_SETTING.get().load(Ordering::Acquire) {
+        NOT_PUBLISHED => None,
+        published if published == i64::from(mine) => None,
+        published => i32::try_from(published).ok(),
     }
 }
 

@@ -34,7 +34,7 @@ use std::cell::{Cell, RefCell};
 use pgrx::pg_sys;
 use pgrx::PgSqlErrorCode;
 
-use super::answers::{answered_or_remembered, int_column, record, Asked, NO_CHRONOID};
+use super::answers::{self, answered_or_remembered, int_column, record, Asked, NO_CHRONOID};
 use super::{citus, formation, identity, ledger};
 use crate::pg::error::error_with_hint;
 use crate::pg::{remote, subscriptions};
@@ -51,6 +51,8 @@ struct Checked {
     formation: Cell<u64>,
     /// When (unix ms) the peers were last asked.
     asked_at: Cell<u64>,
+    /// When (unix ms) the ledger was last looked at between judgings.
+    looked_at: Cell<u64>,
     callback_registered: Cell<bool>,
     /// Why this server must not mint, if it must not.
     refusal: RefCell<Option<(String, String)>>,
@@ -64,6 +66,7 @@ static CHECKED: Checked = Checked {
     stale: Cell::new(true),
     formation: Cell::new(0),
     asked_at: Cell::new(0),
+    looked_at: Cell::new(0),
     callback_registered: Cell::new(false),
     refusal: RefCell::new(None),
 };
@@ -71,7 +74,35 @@ static CHECKED: Checked = Checked {
 /// Refuses (55000) if a server this one replicates from mints with this
 /// server's node id, or either has none.
 pub fn refuse_shared_node_id(function: &str, node: Node) {
+    // A backend reads the configuration only between statements: one that
+    // runs on (a batch, a procedure) would mint with an id the server has
+    // given up, and a peer may have taken.
+    let mine = identity::node_id_set();
+    // SAFETY: a flag this backend's SIGHUP handler sets: a reload this
+    // statement has not read (a backend that read it is not behind the
+    // worker, which may not have read it yet).
+    let reload_unread = unsafe { pg_sys::ConfigReloadPending } != 0;
+    if let Some(now_set) = ledger::setting_changed_from(mine).filter(|_| reload_unread) {
+        error_with_hint(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!(
+                "{function} refuses: chronoid.node_id was changed from {mine} to {now_set} by a reload while this statement ran, and a statement keeps the configuration it began with"
+            ),
+            "Run the statement again: a new statement takes the new node id.",
+        );
+    }
     let now = crate::pg::clock::BackendClock.now_ms();
+    // Between judgings, what the peer worker learnt (a copy of this server
+    // promoted elsewhere, a server two hops away) is looked at every
+    // second: a clash found sends the backend to judge at once.
+    if CHECKED.refusal.borrow().is_none()
+        && now.abs_diff(CHECKED.looked_at.get()) > LOOK_AGAIN_AFTER_MS
+    {
+        CHECKED.looked_at.set(now);
+        if clash_known(node).is_some() {
+            CHECKED.stale.set(true);
+        }
+    }
     if CHECKED.stale.get()
         || CHECKED.node.get() != Some(node)
         || CHECKED.formation.get() != citus::generation()
@@ -131,7 +162,12 @@ const ASK: &str = "SELECT current_setting('chronoid.node_id', true), \
 
 const HINT: &str = "Give every server whose IDs meet its own chronoid.node_id (0..1023) in postgresql.conf and reload; docs/across-servers.md, \"Replication meshes\".";
 
-const HINT_UNREACHABLE: &str = "Bring the publisher up (this server asks again within seconds), or disable the subscription (ALTER SUBSCRIPTION ... DISABLE) while it is out of reach; docs/across-servers.md, \"Partitions\".";
+const HINT_UNREACHABLE: &str = "Bring the publisher up (this server asks again within seconds). If this server's node id was changed while the publisher is out of reach, change it back until the publisher can be asked; a publisher that has never answered may have its subscription disabled meanwhile (ALTER SUBSCRIPTION ... DISABLE). docs/across-servers.md, \"Partitions\".";
+
+const HINT_DISABLED: &str = "Enable the subscription once its publisher is in reach (this server asks it then), change this server's node id back, or drop the subscription if its rows are not wanted; docs/across-servers.md, \"Partitions\".";
+
+/// How often, between judgings, the ledger is looked at for a clash.
+const LOOK_AGAIN_AFTER_MS: u64 = 1_000;
 
 /// How long a refusal stands before the peers are asked again: a peer
 /// back in reach, or one given another id, is seen within it.
@@ -147,9 +183,17 @@ fn own_id(node: Node) -> i32 {
 
 /// The enabled subscriptions of every database, Citus's own aside.
 pub fn asked_subscriptions() -> Vec<subscriptions::Subscription> {
+    mesh_subscriptions()
+        .into_iter()
+        .filter(|sub| sub.enabled)
+        .collect()
+}
+
+/// Every subscription of every database, enabled or not, Citus's own aside.
+fn mesh_subscriptions() -> Vec<subscriptions::Subscription> {
     subscriptions::all()
         .into_iter()
-        .filter(|sub| sub.enabled && !sub.name.starts_with("citus_"))
+        .filter(|sub| !sub.name.starts_with("citus_"))
         .collect()
 }
 
@@ -164,14 +208,16 @@ fn ask_and_record_publishers(
     only_db: Option<u32>,
     trusted: impl Fn(&str) -> bool,
 ) -> (Vec<subscriptions::Subscription>, Asked, Ledger) {
-    let all = asked_subscriptions();
+    let all = mesh_subscriptions();
+    // A disabled subscription's publisher is remembered (its rows arrive
+    // when it is enabled); a dropped one's is forgotten.
     let keys: Vec<String> = all
         .iter()
         .map(|sub| format!("subscription {}", sub.oid))
         .collect();
     let subs: Vec<_> = all
         .into_iter()
-        .filter(|sub| only_db.is_none_or(|db| db == sub.dboid))
+        .filter(|sub| sub.enabled && only_db.is_none_or(|db| db == sub.dboid))
         .collect();
     let asked: Asked = subs
         .iter()
@@ -300,6 +346,40 @@ fn ask_publishers(node: Node, trust_heard: bool) -> Option<(String, String)> {
             _ => continue,
         };
         return Some((refusal, HINT.into()));
+    }
+    // A disabled subscription is not asked (its publisher may be out of
+    // reach: that is why it was disabled), but its slot keeps the
+    // publisher's rows for when it is enabled: what the publisher last
+    // answered still stands against this server's id, and an id changed
+    // since cannot be checked.
+    for sub in mesh_subscriptions().iter().filter(|sub| !sub.enabled) {
+        let key = format!("subscription {}", sub.oid);
+        let Some(p) = ledger.peers.iter().find(|p| p.key == key) else {
+            continue;
+        };
+        if p.node_id == NO_CHRONOID {
+            continue;
+        }
+        let publisher = format!(
+            "the publisher of the disabled subscription \"{}\" ({})",
+            sub.name, p.name
+        );
+        if p.own_id != own {
+            return Some((
+                format!(
+                    "{publisher} last answered while this server had {}; its rows arrive when the subscription is enabled, and it cannot be asked whether it has taken this server's {} since",
+                    answers::as_own(p.own_id),
+                    answers::as_own(own)
+                ),
+                HINT_DISABLED.into(),
+            ));
+        }
+        if own != UNSET && p.node_id == own {
+            return Some((
+                format!("this server's node id {own} is also the node id of {publisher}"),
+                HINT.into(),
+            ));
+        }
     }
     None
 }

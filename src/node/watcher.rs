@@ -52,6 +52,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         // SAFETY: a transaction for the catalog scan.
         let databases = unsafe {
             crate::pg::worker::reload_if_asked();
+            super::ledger::publish_setting(super::identity::node_id_set());
             pg_sys::StartTransactionCommand();
             let mut databases: Vec<u32> = super::peers::asked_subscriptions()
                 .iter()

@@ -145,8 +145,13 @@ like(gen_error($n{east}, 'gen_nanoflake'),
 	qr/55000: gen_nanoflake\(\) refuses: could not ask the publisher of subscription "from_west" for its node id \(.*\), and it has not answered this server since this server has node id 2/,
 	'east given west\'s id 2 while west is down: refused');
 set_node_id($n{east}, 3);
-like(gen_error($n{east}, 'gen_uid60'), qr/HINT:  Bring the publisher up .* or disable the subscription/,
+like(gen_error($n{east}, 'gen_uid60'), qr/HINT:  Bring the publisher up .* change it back until the publisher can be asked/,
 	'any other new id too (west may have taken it): refused, and the hint says what to do');
+$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_west DISABLE');
+like(gen_error($n{east}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: the publisher of the disabled subscription "from_west" \(west\) last answered while this server had node id 1; its rows arrive when the subscription is enabled/,
+	'its subscription disabled: still refused (west\'s rows wait in its slot)');
+$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_west ENABLE');
 set_node_id($n{east}, 1);
 is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
 	'east back on 1, the id west answered under: mints');
@@ -236,6 +241,26 @@ is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'
 	'a URI connection string: east asks west and mints');
 $n{east}->safe_psql('postgres', "ALTER SUBSCRIPTION from_west CONNECTION '$west_conn'");
 
+# 10b. A statement that runs on across a reload that changes the node id
+# (a backend reads the configuration only between statements): refused at
+# its next ID, once the peer worker has read the new id.
+{
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[
+			$n{east}->installed_command('psql'), '-XAtq', '-d', $n{east}->connstr('postgres'), '-c',
+			'DO $$ BEGIN PERFORM gen_nanoflake(); PERFORM pg_sleep(4); PERFORM gen_nanoflake(); END $$'
+		],
+		'>', \$out, '2>', \$err);
+	Time::HiRes::sleep(1);
+	set_node_id($n{east}, 6);
+	$h->finish;
+	like($err, qr/gen_nanoflake\(\) refuses: chronoid.node_id was changed from 1 to 6 by a reload while this statement ran/,
+		'a statement begun under node id 1 mints no more once the id is 6');
+	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '6', 'the next statement mints with 6');
+	set_node_id($n{east}, 1);
+}
+
 # 11. A relay that never mints: relay (7) replicates from east (1); far,
 # given east's id, replicates only from relay. Relay's peer worker asks
 # east every few seconds and passes it on, even with east down (its last
@@ -285,7 +310,27 @@ is($copy->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), 
 refused_within($n{east}, 'gen_nanoflake',
 	qr/55000: gen_nanoflake\(\) refuses: a copy of this server \(its system identifier \d+, made active after this one\) mints with this server's node id 1: "copy"/,
 	'east, older, refuses: a copy of it with its id mints beyond west');
+
+# 12b. A physical standby of east, promoted while east still runs (a
+# split brain): on a later timeline, it mints; east refuses, and still
+# refuses after a restart (an old primary restarted stays on its timeline).
+$n{east}->backup('standby');
+my $promoted = PostgreSQL::Test::Cluster->new('promoted', install_path => $ENV{CHRONOID_PG_INSTALL});
+$promoted->init_from_backup($n{east}, 'standby', has_streaming => 1);
+$promoted->append_conf('postgresql.conf', "cluster_name = 'promoted'\n");
+$promoted->start;
+$promoted->promote;
+$promoted->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
 $copy->stop;
+is($promoted->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'the promoted standby (1) mints');
+refused_within($n{east}, 'gen_nanoflake',
+	qr/55000: gen_nanoflake\(\) refuses: a copy of this server \(its system identifier \d+, made active after this one\) mints with this server's node id 1: "(copy|promoted)"/,
+	'east, the old primary, refuses');
+$n{east}->restart;
+refused_within($n{east}, 'gen_nanoflake', qr/55000: gen_nanoflake\(\) refuses: a copy of this server .* "promoted"/,
+	'and still refuses after a restart');
+is($promoted->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'while the promoted one mints');
+$promoted->stop;
 
 $more{$_}->stop for qw(relay far);
 $third->stop;
