@@ -4,8 +4,8 @@
 # before them), each built and installed into a private copy of one
 # PostgreSQL. Three servers under test: the base, this tree alone, and this
 # tree in a two-writer mesh (a subscription to a fourth server, node ids 1
-# and 2), where each backend asks its publisher before its first ID and
-# again every minute. Measured, round by round on each server in turn
+# and 2), where each backend judges its publisher before its first ID and
+# again every minute (by what the peer worker heard). Measured, round by round on each server in turn
 # (median of the rounds):
 #
 #   - gen_nanoflake() flat out, ns per call (paired with generate_series);
@@ -114,7 +114,7 @@ print("## What the node checks cost a caller")
 print()
 print(f"Produced by `scripts/bench_node.sh` (PostgreSQL {major}): the base and this tree each built (release) and "
       f"installed into a private copy of PostgreSQL {major}; three servers (the base; this tree alone; this tree "
-      "subscribed to a fourth server, node ids 1 and 2, so that each backend asks its publisher before its first ID "
+      "subscribed to a fourth server, node ids 1 and 2, so that each backend judges its publisher before its first ID "
       f"and every minute after), every measurement run on each server in turn, {rounds} rounds after a warm-up round. "
       f"pgbench: 4 clients, {secs} s per run, one INSERT ... DEFAULT per transaction; latencies are every "
       "transaction's of all rounds.")
@@ -130,10 +130,12 @@ for s in ("base", "alone", "mesh"):
     cells += [f"{b:.0f}", f"{n:.0f}", f"{n / b:.3f}"]
     print("| " + " | ".join(cells) + " |")
 print()
-print("On kept connections the check is a few comparisons of values the backend holds and the clock reading the "
-      "generator makes anyway; a backend asks its publishers once, on its first ID, then once a minute. A new "
-      "connection per transaction pays that question (one connection to each publisher) on every transaction: "
-      "the last column. A pool (PgBouncer, an application's) keeps backends, and pays it once per backend.")
+print("On kept connections the check is a few comparisons of values the backend holds, an atomic read and the "
+      "clock reading the generator makes anyway; a backend judges its publishers on its first ID and once a minute "
+      "(and looks at chronoid.peers once a second), by what the server's peer worker heard, asking a publisher itself "
+      "only where the worker has not heard it. A new connection per transaction pays that judging (a catalog scan "
+      "and a file read) on every transaction: the last column. A pool (PgBouncer, an application's) keeps backends, "
+      "and pays it once per backend.")
 print("<!-- END node checks -->")
 PY
 )
