@@ -19,8 +19,8 @@
 #
 # The matrix (CHRONOID_MAJORS, default "15 18 16 17"): the whole suite on the
 # majors in CHRONOID_FULL_MAJORS (default "15 18"); on the others the pgrx
-# tests, pg_regress, dump/restore, the extension-upgrade tests and the
-# replication mesh (and on 16 the Citus formation). Every
+# tests, pg_regress, dump/restore and the extension-upgrade tests (and on
+# 16 the replication mesh). Every
 # major runs on a private installation (scripts/postgres.sh --private: a copy
 # of the relocatable build, 15 included) that only these tests install into,
 # with cargo-pgrx's configuration of its own (PGRX_HOME): the system's
@@ -127,20 +127,12 @@ prebuild_installs() {
 }
 prebuild_installs >"$WORK/prebuild.log" 2>&1 &
 prebuild_pid=$!
-# Citus, for the majors that run tests/t/032 (`needs: citus`: the fully
-# tested ones it supports, and 16, its oldest), in a job of its own that
-# nothing waits for: prove.sh's own call of scripts/citus.sh waits for it
-# (a lock) and finds it built, or reports why it could not be.
-citus_majors() {
-    local m
-    for m in $MAJORS; do
-        [ "$m" -ge 16 ] || continue
-        [[ " $FULL " == *" $m "* || $m = 16 ]] && echo "$m"
-    done
-    return 0
-}
-for m in $(citus_majors); do
-    PG_CONFIG=${CONFIG[$m]} nice -n 19 scripts/citus.sh >"$WORK/citus-$m.log" 2>&1 &
+# Citus, for the fully tested majors it supports (tests/t/032, `needs:
+# citus`), in a job of its own that nothing waits for: prove.sh's own call
+# of scripts/citus.sh waits for it (a lock) and finds it built, or reports
+# why it could not be.
+for m in $FULL; do
+    [ "$m" -lt 16 ] || PG_CONFIG=${CONFIG[$m]} nice -n 19 scripts/citus.sh >"$WORK/citus-$m.log" 2>&1 &
 done
 # Likewise what the TAP files need whatever the major (the client tests, the
 # Python and Node packages): made once, in the background, before the first
@@ -301,10 +293,10 @@ for m in $MAJORS; do
     if [ $full = yes ]; then
         perl_taps=()   # all of tests/t
     else
-        perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl
-            tests/t/033_replication_mesh.pl)
-        # Across servers on the oldest major Citus supports too.
-        [ "$m" != 16 ] || perl_taps+=(tests/t/032_citus_formation.pl)
+        perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl)
+        # The mesh on the oldest major with origin = none too: its
+        # questions to a peer are replication connections there.
+        [ "$m" != 16 ] || perl_taps+=(tests/t/033_replication_mesh.pl)
     fi
     step "PostgreSQL $m: Perl TAP tests (tests/t, PostgreSQL::Test::Cluster), $PROVE_JOBS at a time, in the background"
     # Each file's clusters take free ports and private directories, and

@@ -1,6 +1,10 @@
 //! One query to another PostgreSQL server, from a backend, as PostgreSQL's
 //! own logical replication asks a publisher (`CREATE SUBSCRIPTION`,
 //! tablesync): through `libpqwalreceiver`, so the extension links no libpq.
+//! On PostgreSQL 15 and 16 that module makes only replication connections
+//! (`replication=database`, which runs plain queries too): the asked server
+//! needs a free walsender (`max_wal_senders`) and the role REPLICATION, as
+//! a subscription's has; from 17 on it is a plain connection.
 //! The connection lasts one query, and at most `ANSWER_WITHIN_MS`: the
 //! module connects without blocking, so libpq's `connect_timeout` does not
 //! hold for it (a server that accepts and never answers would be waited for

@@ -63,6 +63,8 @@ sub refused_within
 	{
 		$err = gen_error($node, $gen);
 		last if $err =~ $pattern;
+		# A reload wakes the peer worker, which then asks at once.
+		$node->safe_psql('postgres', 'SELECT pg_reload_conf()');
 		Time::HiRes::sleep(0.5);
 	}
 	like($err, $pattern, $name);
@@ -276,7 +278,7 @@ for my $name (qw(relay far))
 my $east_conn = $n{east}->connstr('postgres') =~ s/'//gr;
 my $relay_conn = $more{relay}->connstr('postgres') =~ s/'//gr;
 $more{relay}->safe_psql('postgres', "CREATE SUBSCRIPTION relay_from_east CONNECTION '$east_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
-ok($more{relay}->poll_query_until('postgres', q{SELECT current_setting('chronoid.node_ids_seen') ~ '\n[0-9]+\t[0-9]+\t1\t'}),
+ok($more{relay}->poll_query_until('postgres', q{SELECT pg_reload_conf() AND current_setting('chronoid.node_ids_seen') ~ '\n[0-9]+\t[0-9]+\t1\t'}),
 	'relay, which never mints, learns east\'s id from its peer worker');
 $n{east}->stop;
 # Relay cannot record far's asking: far gets no answer, and never having

@@ -52,7 +52,9 @@ EOC
 sub _start_node
 {
 	my ($f, $role, $conf, $clock) = @_;
-	my $node = chronoid_node("$f->{name}_$role");
+	# Walsenders allowed (logical): on PostgreSQL 15 and 16 a question
+	# to another node is a replication connection (src/pg/remote.rs).
+	my $node = chronoid_node("$f->{name}_$role", allows_streaming => 'logical');
 	$node->append_conf('postgresql.conf',
 		$CONF . ($f->{conf}{all} // '') . "\n" . ($conf // '') . "\n");
 	if ($clock)
