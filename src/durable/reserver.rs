@@ -99,15 +99,7 @@ pub extern "C-unwind" fn chronoid_reserver_main(_arg: pg_sys::Datum) {
         } else {
             keep_marks_ahead(&mut warm, &mut judges)
         };
-        // SAFETY: this process's latch; exits if the postmaster dies.
-        unsafe {
-            pg_sys::WaitLatch(
-                pg_sys::MyLatch,
-                (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as _,
-                timeout_ms as _,
-                pg_sys::PG_WAIT_EXTENSION,
-            )
-        };
+        crate::pg::worker::wait(timeout_ms);
     }
 }
 

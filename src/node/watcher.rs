@@ -23,7 +23,7 @@ use pgrx::pg_sys;
 
 /// How often the publishers are asked: well inside a minute (the longest a
 /// backend's verdict stands) and inside `REFRESH_AFTER_MS`.
-const ASK_EVERY_MS: i64 = 15_000;
+const ASK_EVERY_MS: u64 = 15_000;
 
 /// From `_PG_init` while preloading.
 pub fn register_worker() {
@@ -66,15 +66,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         for db in databases {
             ask_in(db);
         }
-        // SAFETY: this process's latch; exits if the postmaster dies.
-        unsafe {
-            pg_sys::WaitLatch(
-                pg_sys::MyLatch,
-                (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as _,
-                ASK_EVERY_MS as _,
-                pg_sys::PG_WAIT_EXTENSION,
-            )
-        };
+        crate::pg::worker::wait(ASK_EVERY_MS);
     }
 }
 

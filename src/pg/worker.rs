@@ -27,6 +27,20 @@ pub fn set_signal_handlers(ignore_cancel: bool) {
     }
 }
 
+/// Sleeps until the latch is set (a signal, a caller's request) or
+/// `timeout_ms` pass; the process exits if the postmaster dies.
+pub fn wait(timeout_ms: u64) {
+    // SAFETY: this process's latch.
+    unsafe {
+        pg_sys::WaitLatch(
+            pg_sys::MyLatch,
+            (pg_sys::WL_LATCH_SET | pg_sys::WL_TIMEOUT | pg_sys::WL_EXIT_ON_PM_DEATH) as _,
+            timeout_ms.min(i32::MAX as u64) as _,
+            pg_sys::PG_WAIT_EXTENSION,
+        );
+    }
+}
+
 /// Reads the configuration again if SIGHUP asked for it.
 pub fn reload_if_asked() {
     // SAFETY: a flag PostgreSQL's handler sets, read in this process.
