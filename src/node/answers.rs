@@ -14,6 +14,10 @@ use chronoid_formats::node_ledger::{read_answer, Ledger, Peer};
 /// counter IDs, so it is no clash, reachable or not.
 pub const NO_CHRONOID: i32 = -2;
 
+/// The column in which every kind of asking reads the peer's
+/// `chronoid.node_ids_seen` (`peers.rs`'s `ASK`, `formation.rs`'s).
+pub const SEEN_COLUMN: usize = 2;
+
 /// Each peer asked, by its key in the ledger: its answer, or why there is none.
 pub type Asked = Vec<(String, Result<Vec<Option<String>>, String>)>;
 
@@ -23,7 +27,6 @@ pub type Asked = Vec<(String, Result<Vec<Option<String>>, String>)>;
 pub fn record(
     asked: &Asked,
     own: i32,
-    status_column: usize,
     learn: bool,
     now: u64,
     keep: impl Fn(&Peer) -> bool,
@@ -39,7 +42,7 @@ pub fn record(
         for (key, answer) in asked {
             let Ok(row) = answer else { continue };
             let known = row
-                .get(status_column)
+                .get(SEEN_COLUMN)
                 .cloned()
                 .flatten()
                 .map(|text| read_answer(&text, now))

@@ -10,7 +10,7 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use super::answers::{answered_or_remembered, int_column, record, Asked, NO_CHRONOID};
+use super::answers::{answered_or_remembered, int_column, record, Asked, NO_CHRONOID, SEEN_COLUMN};
 use super::{citus, identity, ledger};
 use crate::pg::remote;
 use chronoid_formats::node_id::{Node, Source, UNSET};
@@ -63,7 +63,7 @@ pub fn ask_formation(node: Node) -> Option<(String, String)> {
                     Some(Ok(n)) => identity::describe(n.source),
                     _ => String::new(),
                 };
-                vec![id, Some(source), row.get(2).cloned().flatten()]
+                vec![id, Some(source), row.get(SEEN_COLUMN).cloned().flatten()]
             });
             (key, answer)
         })
@@ -71,7 +71,7 @@ pub fn ask_formation(node: Node) -> Option<(String, String)> {
     // The formation's ids are all asked here; its nodes learn nothing of
     // one another's for the mesh check, and are told nothing: a node whose
     // explicit id is another's group id refuses, the other mints.
-    let ledger = record(&resolved, own, 2, false, now, |_| true);
+    let ledger = record(&resolved, own, false, now, |_| true);
     for (other, (key, answer)) in others.iter().zip(&resolved) {
         let name = format!(
             "the Citus node {}:{} (group {})",

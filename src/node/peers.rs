@@ -80,9 +80,13 @@ pub fn refuse_shared_node_id(function: &str, node: Node) {
     let mine = identity::node_id_set();
     // SAFETY: a flag this backend's SIGHUP handler sets: a reload this
     // statement has not read (a backend that read it is not behind the
-    // worker, which may not have read it yet).
+    // worker, which may not have read it yet). Read first: nearly every
+    // call has none, and then needs no shared read.
     let reload_unread = unsafe { pg_sys::ConfigReloadPending } != 0;
-    if let Some(now_set) = ledger::setting_changed_from(mine).filter(|_| reload_unread) {
+    if let Some(now_set) = reload_unread
+        .then(|| ledger::setting_changed_from(mine))
+        .flatten()
+    {
         error_with_hint(
             PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             format!(
@@ -197,10 +201,16 @@ fn mesh_subscriptions() -> Vec<subscriptions::Subscription> {
         .collect()
 }
 
-/// Asks each enabled subscription's publisher (Citus's own aside; only
-/// those of database `only_db`, where given) and records the answers,
-/// forgetting the publishers of subscriptions gone: the subscriptions
-/// asked, their answers, and the ledger as it now is.
+/// The ledger's key for a subscription's publisher.
+fn key_of(sub: &subscriptions::Subscription) -> String {
+    format!("subscription {}", sub.oid)
+}
+
+/// Asks the publisher of each enabled subscription (of database `only_db`,
+/// where given) that `trusted` does not pass, and records the answers,
+/// forgetting the publishers of subscriptions gone (a disabled one's is
+/// kept: its rows arrive when it is enabled): every subscription (Citus's
+/// own aside, enabled or not), the answers, and the ledger as it now is.
 fn ask_and_record_publishers(
     own: i32,
     appname: &str,
@@ -209,30 +219,17 @@ fn ask_and_record_publishers(
     trusted: impl Fn(&str) -> bool,
 ) -> (Vec<subscriptions::Subscription>, Asked, Ledger) {
     let all = mesh_subscriptions();
-    // A disabled subscription's publisher is remembered (its rows arrive
-    // when it is enabled); a dropped one's is forgotten.
-    let keys: Vec<String> = all
+    let asked: Asked = all
         .iter()
-        .map(|sub| format!("subscription {}", sub.oid))
-        .collect();
-    let subs: Vec<_> = all
-        .into_iter()
         .filter(|sub| sub.enabled && only_db.is_none_or(|db| db == sub.dboid))
+        .map(|sub| (key_of(sub), sub))
+        .filter(|(key, _)| !trusted(key))
+        .map(|(key, sub)| (key, remote::first_row(&sub.conninfo, appname, ASK, 3)))
         .collect();
-    let asked: Asked = subs
-        .iter()
-        .filter(|sub| !trusted(&format!("subscription {}", sub.oid)))
-        .map(|sub| {
-            (
-                format!("subscription {}", sub.oid),
-                remote::first_row(&sub.conninfo, appname, ASK, 3),
-            )
-        })
-        .collect();
-    let ledger = record(&asked, own, 2, true, now, |p| {
-        !p.key.starts_with("subscription ") || keys.contains(&p.key)
+    let ledger = record(&asked, own, true, now, |p| {
+        !p.key.starts_with("subscription ") || all.iter().any(|sub| key_of(sub) == p.key)
     });
-    (subs, asked, ledger)
+    (all, asked, ledger)
 }
 
 /// One round of this server's peer worker (`src/node/watcher.rs`), in
@@ -249,14 +246,15 @@ pub fn watch(db: u32) {
     } else {
         ledger::appname(own)
     };
-    let (subs, asked, _) =
+    let (all, asked, _) =
         ask_and_record_publishers(own, &appname, ledger::now_ms(), Some(db), |_| false);
-    for (sub, (_, answer)) in subs.iter().zip(&asked) {
+    for (key, answer) in &asked {
         if let Err(why) = answer {
+            let sub = all.iter().find(|sub| key_of(sub) == *key);
             // As an apply worker logs a publisher it cannot reach.
             pgrx::log!(
                 "chronoid: could not ask the publisher of subscription \"{}\" for its node id: {why}",
-                sub.name
+                sub.map_or("?", |sub| sub.name.as_str())
             );
         }
     }
@@ -280,11 +278,11 @@ fn ask_publishers(node: Node, trust_heard: bool) -> Option<(String, String)> {
                 .remembered(key, own)
                 .is_some_and(|p| now.saturating_sub(p.seen_ms) < TRUST_HEARD_FOR_MS)
     };
-    let (subs, asked, ledger) =
+    let (all, asked, ledger) =
         ask_and_record_publishers(own, &ledger::appname(own), now, None, trusted);
     let mut seen: Vec<(i32, String)> = Vec::new();
-    for sub in &subs {
-        let key = format!("subscription {}", sub.oid);
+    for sub in all.iter().filter(|sub| sub.enabled) {
+        let key = key_of(sub);
         let peer = format!("the publisher of subscription \"{}\"", sub.name);
         let answer = asked.iter().find(|(k, _)| *k == key).map(|(_, a)| a);
         let (theirs, publisher) = match answer {
@@ -352,8 +350,8 @@ fn ask_publishers(node: Node, trust_heard: bool) -> Option<(String, String)> {
     // publisher's rows for when it is enabled: what the publisher last
     // answered still stands against this server's id, and an id changed
     // since cannot be checked.
-    for sub in mesh_subscriptions().iter().filter(|sub| !sub.enabled) {
-        let key = format!("subscription {}", sub.oid);
+    for sub in all.iter().filter(|sub| !sub.enabled) {
+        let key = key_of(sub);
         let Some(p) = ledger.peers.iter().find(|p| p.key == key) else {
             continue;
         };
