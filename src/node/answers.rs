@@ -31,9 +31,12 @@ pub fn record(
     now: u64,
     keep: impl Fn(&Peer) -> bool,
 ) -> Ledger {
-    let ledger = ledger::read();
-    if asked.is_empty() && ledger.peers.iter().all(&keep) {
-        return ledger;
+    // Nothing asked and nothing to forget: no lock, no write.
+    if asked.is_empty() {
+        let ledger = ledger::read();
+        if ledger.peers.iter().all(&keep) {
+            return ledger;
+        }
     }
     // Itself, as its peers pass it on; a copy of it (another since) is kept.
     let me = (ledger::own_system(), ledger::own_since());

@@ -89,11 +89,7 @@ pub fn first_row(
                     // Anything else raised while asking (a connection
                     // string libpq refuses, the peer's own ERROR) means no
                     // answer: the caller judges the peer as out of reach.
-                    Err(report
-                        .message()
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" "))
+                    Err(one_line(report.message()))
                 }
                 _ => e.rethrow(),
             }
@@ -237,9 +233,12 @@ unsafe fn text_of(err: *mut std::ffi::c_char) -> String {
     if err.is_null() {
         "unknown error".into()
     } else {
-        // libpq's messages run over lines ("Is the server running ..."):
-        // one line, to sit inside a sentence of chronoid's.
-        let text = CStr::from_ptr(err).to_string_lossy();
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
+        one_line(&CStr::from_ptr(err).to_string_lossy())
     }
+}
+
+/// libpq's messages run over lines ("Is the server running ..."): one
+/// line, to sit inside a sentence of chronoid's.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
