@@ -11,6 +11,9 @@
 #   - gen_nanoflake() flat out, ns per call (paired with generate_series);
 #   - pgbench, 4 clients on kept connections at a low rate (400 tps): one
 #     INSERT ... DEFAULT per transaction, latency p50, p99 and max;
+#   - the same at 4 tps (each client's call after about a second's pause,
+#     so that every call finds the backend's once-a-second look at its
+#     ledger due);
 #   - pgbench, 4 clients, a new connection per transaction (-C): every
 #     backend's first ID, and so in the mesh every question to the peer.
 #
@@ -68,7 +71,11 @@ bench() {
     rm -f "$prefix".*
     local args=(-h 127.0.0.1 -p "${PORT[$s]}" -U postgres -n -c 4 -j 2 -T "$SECONDS_PER_RUN"
         -f "$WORK/insert-$table.sql" -l --log-prefix="$prefix")
-    [ "$mode" = kept ] && args+=(-R 400) || args+=(-C)
+    case $mode in
+        kept) args+=(-R 400) ;;
+        paused) args+=(-R 4) ;;
+        new) args+=(-C) ;;
+    esac
     out=$("$WORK/pg-${PG[$s]}/bin/pgbench" "${args[@]}" postgres 2>&1) || { echo "$out" >&2; return 1; }
     printf '%s\t%s\t%s\ttps\t%s\n' "$s" "$table" "$mode" "$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | head -1)" >>"$results"
     # Per transaction: client, number, latency (us), ...
@@ -81,7 +88,7 @@ for round in $(seq 0 "$ROUNDS"); do
         # Round 0 warms up and is not counted.
         [ "$round" = 0 ] && continue
         printf '%s\tnanoflake\tflat\tns\t%s\n' "$s" "$(awk -v a="$flat" -v b="$base" -v n="$FLAT_N" 'BEGIN { print (a - b) * 1e6 / n }')" >>"$results"
-        for mode in kept new; do
+        for mode in kept paused new; do
             for table in bigint nanoflake; do
                 bench "$s" "$table" "$mode"
             done
@@ -119,13 +126,16 @@ print(f"Produced by `scripts/bench_node.sh` (PostgreSQL {major}): the base and t
       f"pgbench: 4 clients, {secs} s per run, one INSERT ... DEFAULT per transaction; latencies are every "
       "transaction's of all rounds.")
 print()
-print("| server | `gen_nanoflake()` flat out, ns per call | kept connections, 400 tps: bigint p50 / p99 / max µs | nanoflake p50 / p99 / max µs | a new connection per transaction: bigint tps | nanoflake tps | nanoflake / bigint |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| server | `gen_nanoflake()` flat out, ns per call | kept connections, 400 tps: bigint p50 / p99 / max µs | nanoflake p50 / p99 / max µs | after a pause (4 tps): bigint p50 / max µs | nanoflake p50 / max µs | a new connection per transaction: bigint tps | nanoflake tps | nanoflake / bigint |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for s in ("base", "alone", "mesh"):
     cells = [names[s], f"{statistics.median(ns[s]):.1f}"]
     for table in ("bigint", "nanoflake"):
         xs = lat[(s, table, "kept")]
         cells.append(f"{pct(xs, .5):.0f} / {pct(xs, .99):.0f} / {max(xs):.0f}")
+    for table in ("bigint", "nanoflake"):
+        xs = lat[(s, table, "paused")]
+        cells.append(f"{pct(xs, .5):.0f} / {max(xs):.0f}")
     b, n = statistics.median(tps[(s, "bigint", "new")]), statistics.median(tps[(s, "nanoflake", "new")])
     cells += [f"{b:.0f}", f"{n:.0f}", f"{n / b:.3f}"]
     print("| " + " | ".join(cells) + " |")
