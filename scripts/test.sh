@@ -309,12 +309,14 @@ for m in $MAJORS; do
     if [ "$m" = "$first" ]; then
         step "The formats crate (formats/): unit, property, fuzz and doc tests, without PostgreSQL"
         # Mutation fuzzing of every decoder: CHRONOID_FUZZ_ITERATIONS inputs
-        # each (formats/src/fuzz.rs). Optimized, for the fuzzing's sake, but
-        # without the release profile's fat LTO, which only the shipped
-        # library needs: the test-install profile's build, whose dependencies
-        # the installs of the other majors share.
-        CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} \
-            timed "the formats crate (cargo test, optimized)" "${fg[@]}" cargo test --profile test-install -p chronoid-formats --all-features || failed+=("formats crate")
+        # each (formats/src/fuzz.rs). The dev profile optimises the crate
+        # and its generator for the fuzzing's sake (Cargo.toml) and keeps
+        # the overflow checks; the client libraries the features and the
+        # examples need are the ones the client tests built (the prepare
+        # job), in the target directory they share: cargo's lock on it
+        # makes this wait for that build if it is still on its way.
+        CHRONOID_FUZZ_ITERATIONS=${CHRONOID_FUZZ_ITERATIONS:-2000000} CARGO_TARGET_DIR=$PWD/target/prepare \
+            timed "the formats crate (cargo test)" "${fg[@]}" cargo test -p chronoid-formats --all-features || failed+=("formats crate")
     fi
 done
 
