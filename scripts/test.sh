@@ -39,6 +39,12 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 # end, slowest first, against the last run's.
 SUITE_STARTED=$(date +%s.%N)
 TIMES=
+# The whole machine's CPU (every core) busy and idle since boot, in
+# core-seconds, from /proc/stat: how CPU-bound the run was.
+cpu_seconds() {
+    awk -v hz="$(getconf CLK_TCK)" '/^cpu / { idle = $5 + $6; busy = $2 + $3 + $4 + $7 + $8 + $9; printf "%.1f %.1f\n", busy / hz, idle / hz }' /proc/stat
+}
+CPU_STARTED=$(cpu_seconds)
 timed() {
     local name=$1 t0 status=0
     shift
@@ -46,6 +52,18 @@ timed() {
     "$@" || status=$?
     [ -z "$TIMES" ] || awk -v a="$t0" -v b="$(date +%s.%N)" -v n="$name" 'BEGIN { printf "%.1f\t%s\n", b - a, n }' >>"$TIMES"
     return $status
+}
+# Waits for FILE, which a background job writes when it is done; gives up
+# (false) if that job (PID, when given) ended without writing it.
+wait_for_file() {
+    local file=$1 pid=${2:-}
+    while [ ! -f "$file" ]; do
+        if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+            [ -f "$file" ]
+            return
+        fi
+        sleep 1
+    done
 }
 # prove --timer prints "[hh:mm:ss] t/NAME.pl ..... ok  1234 ms": one row per file.
 tap_times() {
@@ -118,12 +136,18 @@ first=$(echo $MAJORS | cut -d' ' -f1)
 # while the first major's tests (mostly servers waiting) run: a
 # build is CPU, a TAP file mostly waits. Each major's install then finds its
 # build made (scripts/install.sh --build is the same command).
+# Each build's status goes to WORK/prebuild-MAJOR.status, so that a major
+# waits for its own build only, not for the next major's; prebuild.done
+# once all are made.
 prebuild_installs() {
-    local m
+    local m status
     for m in $MAJORS; do
         [ "$m" != "$first" ] && [ "$m" != "$pgxn_major" ] || continue
-        PG_CONFIG=${CONFIG[$m]} CHRONOID_INSTALL_PROFILE=test-install nice -n 19 scripts/install.sh --build
+        status=0
+        PG_CONFIG=${CONFIG[$m]} CHRONOID_INSTALL_PROFILE=test-install nice -n 19 scripts/install.sh --build || status=$?
+        echo $status >"$WORK/prebuild-$m.status"
     done
+    touch "$WORK/prebuild.done"
 }
 prebuild_installs >"$WORK/prebuild.log" 2>&1 &
 prebuild_pid=$!
@@ -207,7 +231,7 @@ run_taps() {
     local m=$1 status
     shift
     # The clients and packages the first run needs, made in the background.
-    while [ ! -f "$WORK/prepare.status" ]; do sleep 1; done
+    wait_for_file "$WORK/prepare.status"
     if [ "$(cat "$WORK/prepare.status")" != 0 ]; then
         cat "$WORK/prepare.log"
         echo "the TAP files' clients and packages (scripts/prove.sh --prepare)" >>"$WORK/failed"
@@ -221,10 +245,18 @@ run_taps() {
 for m in $MAJORS; do
     export PG_CONFIG=${CONFIG[$m]}
     BIN=$("$PG_CONFIG" --bindir)
-    if [ "$m" != "$first" ] && [ -n "$prebuild_pid" ]; then
-        # Its build may still be on its way.
-        timed "waiting for the background builds" wait "$prebuild_pid" || { cat "$WORK/prebuild.log"; failed+=("the background builds (scripts/install.sh --build)"); }
-        prebuild_pid=
+    if [ "$m" = "$pgxn_major" ] && [ -n "$prebuild_pid" ]; then
+        # Its build (from the zip) takes the same target directory as the
+        # background builds, whose lock it would wait for at their low
+        # priority: it waits for all of them first, at its own.
+        timed "waiting for the background builds" wait_for_file "$WORK/prebuild.done" "$prebuild_pid" || true
+    elif [ "$m" != "$first" ]; then
+        # Its build may still be on its way; the next major's goes on.
+        timed "waiting for the background builds" wait_for_file "$WORK/prebuild-$m.status" "$prebuild_pid" || true
+        if [ "$(cat "$WORK/prebuild-$m.status" 2>/dev/null)" != 0 ]; then
+            cat "$WORK/prebuild.log"
+            failed+=("PostgreSQL $m: the background build (scripts/install.sh --build)")
+        fi
     fi
     PG_REGRESS=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
     full=no
@@ -320,6 +352,7 @@ for m in $MAJORS; do
     fi
 done
 
+[ -z "$prebuild_pid" ] || wait "$prebuild_pid" 2>/dev/null || true
 step "The TAP runs' output, each major's in turn"
 for pid in "${tap_pids[@]}"; do
     timed "waiting for the TAP runs" wait "$pid" || true
@@ -344,6 +377,10 @@ tests/system_untouched.sh check "$WORK/system" || failed+=("the system's Postgre
 
 step "Where the time went"
 awk -v a="$SUITE_STARTED" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\ttotal (wall)\n", b - a }' >>"$TIMES"
+read -r busy0 idle0 <<<"$CPU_STARTED"
+read -r busy1 idle1 <<<"$(cpu_seconds)"
+awk -v b="$busy1" -v a="$busy0" 'BEGIN { printf "%.1f\tcpu: busy (core-seconds)\n", b - a }' >>"$TIMES"
+awk -v b="$idle1" -v a="$idle0" 'BEGIN { printf "%.1f\tcpu: idle (core-seconds)\n", b - a }' >>"$TIMES"
 python3 scripts/test_times.py "$TIMES" target/test-times || true
 
 if [ ${#failed[@]} -gt 0 ]; then

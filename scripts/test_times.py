@@ -12,6 +12,8 @@ then become KEEP/last.tsv, and the one before KEEP/previous.tsv.
 
 Rows of TAP files overlap (several run at once) and sit inside their
 "tests/t, all files (wall)" row: only the steps' rows add up to the total.
+The two "cpu:" rows (the whole machine's CPU, every core, busy and idle
+during the run) make one line: how much CPU the run left unused.
 """
 import os
 import shutil
@@ -36,6 +38,8 @@ def main():
     now = read(times)
     before = read(os.path.join(keep, "last.tsv"))
     total = now.pop("total (wall)", None)
+    busy = now.pop("cpu: busy (core-seconds)", None)
+    idle = now.pop("cpu: idle (core-seconds)", None)
     steps = sorted(now.items(), key=lambda kv: -kv[1])
     width = max([len(n) for n in now] + [10])
     print(f"{'seconds':>8} {'last run':>9}  step (TAP files: inside their major's 'all files' row)")
@@ -47,6 +51,9 @@ def main():
         last = before.get("total (wall)")
         last = f"{last:9.1f}" if last is not None else f"{'':9}"
         print(f"{total:8.1f} {last}  total (wall): {total / 60:.1f} min")
+    if busy is not None and idle is not None and busy + idle > 0:
+        print(f"CPU (the whole machine's, every core): {busy:.0f} core-seconds busy, "
+              f"{idle:.0f} idle ({100 * idle / (busy + idle):.0f} % idle)")
     taps = [s for n, s in now.items() if "tests/t/" in n and "all files" not in n]
     if taps:
         print(f"TAP files: {len(taps)}, {sum(taps) / 60:.1f} min of their own time in all")
