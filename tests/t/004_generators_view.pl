@@ -67,8 +67,14 @@ is(figures('uid60')->{minted}, 0, '... and only for its own generator');
 my ($last_ms, $last_seq) = split /\|/, $node->safe_psql('postgres',
 	"SELECT (extract(epoch FROM nanoflake_timestamp(${last}::nanoflake)) * 1000)::bigint, nanoflake_sequence(${last}::nanoflake)");
 is("$f->{last}|$f->{seq}", "$last_ms|$last_seq", 'last_issued and last_sequence are those of the last ID');
-ok($f->{mark} > $f->{last} && $f->{mark} <= $f->{last} + 1000,
-	"high_water_mark lies above the last ID, by at most 1 s ($f->{mark} vs $f->{last})");
+# The reserver keeps the mark up to a window (1 s) above the later of the
+# clock and the last ID (docs/configuration.md): on a loaded machine the
+# clock has moved on since the last ID by the time the view is read.
+my $clock_ms = $node->safe_psql('postgres', "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint");
+my $later = $clock_ms > $f->{last} ? $clock_ms : $f->{last};
+ok($f->{mark} > $f->{last} && $f->{mark} <= $later + 1000,
+	"high_water_mark lies above the last ID, at most 1 s above the later of it and the clock "
+	  . "(mark $f->{mark}, last ID $f->{last}, clock after $clock_ms)");
 
 # A stuck clock (libfaketime frozen 2 s ahead): uid60 uses up the 512
 # sequence values of the millisecond, waits for the next one (counted), which
