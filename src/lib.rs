@@ -64,7 +64,7 @@ pgrx::extension_sql_file!(
 /// `guc_tables.c` is apart from `guc.c`.
 const SETTINGS: [pg::guc::Settings; 5] = [
     node::identity::SETTINGS,
-    node::ledger::SETTINGS,
+    node::answering::SETTINGS,
     types::nanoflake::SETTINGS,
     types::codokey::SETTINGS,
     durable::reserver::SETTINGS,
@@ -88,7 +88,9 @@ pub extern "C-unwind" fn _PG_init() {
     durable::marks::request_shmem();
     durable::reservation::request_shmem();
     durable::reserver::register_worker();
-    node::ledger::request_shmem();
+    node::instance::request_shmem();
+    node::verdict::request_shmem();
+    node::verdict::register_callbacks();
     node::watcher::register_worker();
     // After every `pg_shmem_init!` above, so that it runs after their hooks
     // and fills what they placed: reads `chronoid.marks`, resumes tickers.

@@ -164,23 +164,51 @@ impl Ledger {
     /// Records that a server mints with an id; the freshest word on it wins.
     /// `true` if the file needs writing.
     pub fn note_known(&mut self, known: Known) -> bool {
-        let known = Known {
-            name: clean(&known.name),
-            ..known
-        };
-        match self.known.iter_mut().find(|k| k.same_server(&known)) {
-            Some(k) if known.seen_ms < k.seen_ms => false,
-            Some(k) if k.node_id == known.node_id && k.name == known.name => {
-                refresh(&mut k.seen_ms, known.seen_ms)
+        self.note_known_all([known])
+    }
+
+    /// Records what a peer's answer says it knows, in one pass (linear in
+    /// the ledger and the answer); the ledger keeps at most [`MAX_KNOWN`],
+    /// the freshest. `true` if the file needs writing.
+    pub fn note_known_all(&mut self, known: impl IntoIterator<Item = Known>) -> bool {
+        let mut at: std::collections::HashMap<(u64, u64), usize> = self
+            .known
+            .iter()
+            .enumerate()
+            .map(|(i, k)| ((k.system, k.since), i))
+            .collect();
+        let mut changed = false;
+        for known in known {
+            let known = Known {
+                name: clean(&known.name),
+                ..known
+            };
+            match at.get(&(known.system, known.since)) {
+                Some(&i) => changed |= Self::merge_known(&mut self.known[i], known),
+                None => {
+                    at.insert((known.system, known.since), self.known.len());
+                    self.known.push(known);
+                    changed = true;
+                }
             }
-            Some(k) => {
-                *k = known;
-                true
-            }
-            None => {
-                self.known.push(known);
-                true
-            }
+        }
+        if self.known.len() > MAX_KNOWN {
+            self.known
+                .sort_unstable_by_key(|k| std::cmp::Reverse(k.seen_ms));
+            self.known.truncate(MAX_KNOWN);
+            changed = true;
+        }
+        changed
+    }
+
+    fn merge_known(k: &mut Known, known: Known) -> bool {
+        if known.seen_ms < k.seen_ms {
+            false
+        } else if k.node_id == known.node_id && k.name == known.name {
+            refresh(&mut k.seen_ms, known.seen_ms)
+        } else {
+            *k = known;
+            true
         }
     }
 
@@ -215,19 +243,25 @@ impl Ledger {
             .iter()
             .filter(|k| now.saturating_sub(k.seen_ms) < KNOWN_FOR_MS)
             .map(|k| (k.clone(), false));
+        // By server, in one pass: an answer may name up to MAX_KNOWN.
         let mut out: Vec<(Known, bool)> = Vec::new();
+        let mut at: std::collections::HashMap<(u64, u64), usize> = std::collections::HashMap::new();
         for (k, held) in passed_on.chain(heard) {
             if k.same_server(own) {
                 continue;
             }
-            match out.iter_mut().find(|(o, _)| o.same_server(&k)) {
-                Some((o, o_held)) => {
+            match at.get(&(k.system, k.since)) {
+                Some(&i) => {
+                    let (o, o_held) = &mut out[i];
                     *o_held |= held;
                     if k.seen_ms > o.seen_ms {
                         *o = k;
                     }
                 }
-                None => out.push((k, held)),
+                None => {
+                    at.insert((k.system, k.since), out.len());
+                    out.push((k, held));
+                }
             }
         }
         out.into_iter()
@@ -339,30 +373,64 @@ fn answer_line(k: &Known, now: u64) -> String {
         k.since,
         k.node_id,
         now.saturating_sub(k.seen_ms),
-        k.name
+        clean(&k.name)
     )
 }
 
+/// The most an answer may hold: a server passes on at most [`MAX_KNOWN`]
+/// servers besides itself, each line well under 256 bytes.
+pub const MAX_ANSWER_BYTES: usize = 256 * 1024;
+/// The most servers a ledger keeps known, and an answer may name.
+pub const MAX_KNOWN: usize = 1_000;
+/// The longest name a server gives itself in an answer (`cluster_name` is
+/// at most NAMEDATALEN - 1 bytes; an address and port fit too).
+pub const MAX_NAME_BYTES: usize = 128;
+
 /// A peer's answer read back: itself first, then what it knows, with each
-/// age turned into a time on this server's clock (`now`). Lines that do not
-/// parse are skipped: a peer of another release may say more.
-pub fn read_answer(text: &str, now: u64) -> Vec<Known> {
-    text.lines()
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.splitn(5, '\t').collect();
-            let [system, since, node_id, age, name] = fields.as_slice() else {
-                return None;
-            };
-            let age: u64 = age.parse().ok()?;
-            Some(Known {
-                system: system.parse().ok()?,
-                since: since.parse().ok()?,
-                node_id: node_id.parse().ok()?,
-                seen_ms: now.saturating_sub(age),
-                name: clean(name),
-            })
-        })
-        .collect()
+/// age turned into a time on this server's clock (`now`). An answer over
+/// [`MAX_ANSWER_BYTES`] or [`MAX_KNOWN`] + 1 lines, or with any line that
+/// is not an entry chronoid writes, is no answer (`Err` says why): only
+/// chronoid answers for chronoid, and a peer's answer costs this server
+/// time and room in proportion to a bound, not to what the peer sends.
+pub fn read_answer(text: &str, now: u64) -> Result<Vec<Known>, String> {
+    if text.len() > MAX_ANSWER_BYTES {
+        return Err(format!("an answer over {} KiB", MAX_ANSWER_BYTES / 1024));
+    }
+    let mut out = Vec::new();
+    for (n, line) in text.split('\n').enumerate() {
+        if n > MAX_KNOWN {
+            return Err(format!("an answer naming over {MAX_KNOWN} servers"));
+        }
+        out.push(read_answer_line(line).ok_or_else(|| {
+            format!("line {} of the answer is not a chronoid entry", n + 1)
+        })?(now));
+    }
+    Ok(out)
+}
+
+/// One line of an answer, strictly: `system`, `since`, `node id` (-1, or
+/// 0..=1023), `age ms`, `name` (printable, at most [`MAX_NAME_BYTES`]).
+fn read_answer_line(line: &str) -> Option<impl FnOnce(u64) -> Known> {
+    let mut fields = line.splitn(5, '\t');
+    let system: u64 = fields.next()?.parse().ok()?;
+    let since: u64 = fields.next()?.parse().ok()?;
+    let node_id: i32 = fields.next()?.parse().ok()?;
+    let age: u64 = fields.next()?.parse().ok()?;
+    let name = fields.next()?;
+    let valid = system != 0
+        && (-1..=i32::from(crate::node_id::MAX_NODE_ID)).contains(&node_id)
+        && name.len() <= MAX_NAME_BYTES
+        && !name.chars().any(char::is_control);
+    valid.then(|| {
+        let name = name.to_owned();
+        move |now: u64| Known {
+            system,
+            since,
+            node_id,
+            seen_ms: now.saturating_sub(age),
+            name,
+        }
+    })
 }
 
 #[cfg(test)]
@@ -471,7 +539,7 @@ mod tests {
         l.note_peer(peer("subscription 9", 4, 1, 0));
         let later = 10 * KNOWN_FOR_MS;
         assert_eq!(l.clash(&me(4), later).unwrap().system, 7);
-        let answer = read_answer(&l.answer(&me(1), later), later);
+        let answer = read_answer(&l.answer(&me(1), later), later).unwrap();
         assert_eq!(
             (answer[1].system, answer[1].node_id, answer[1].seen_ms),
             (7, 4, later)
@@ -482,7 +550,10 @@ mod tests {
         l.peers[0].pass_on = true;
         l.peers[0].node_id = -2;
         assert!(l.clash(&me(-2), later).is_none());
-        assert_eq!(read_answer(&l.answer(&me(1), later), later).len(), 1);
+        assert_eq!(
+            read_answer(&l.answer(&me(1), later), later).unwrap().len(),
+            1
+        );
     }
 
     #[test]
@@ -567,7 +638,7 @@ mod tests {
         };
         let answer = l.answer(&own, 5_000);
         // On a server whose clock reads 1,000,000: the ages carried over.
-        let read = read_answer(&answer, 1_000_000);
+        let read = read_answer(&answer, 1_000_000).unwrap();
         assert_eq!(read.len(), 3);
         assert_eq!(
             (
@@ -582,7 +653,57 @@ mod tests {
         assert_eq!(read[1].seen_ms, 1_000_000 - 4_000);
         assert_eq!(read[2].seen_ms, 1_000_000 - 5_000);
         // Gone past KNOWN_FOR_MS: not passed on.
-        assert_eq!(read_answer(&l.answer(&own, KNOWN_FOR_MS + 500), 0).len(), 2);
-        assert!(read_answer("garbage\nmore\tgarbage", 0).is_empty());
+        assert_eq!(
+            read_answer(&l.answer(&own, KNOWN_FOR_MS + 500), 0)
+                .unwrap()
+                .len(),
+            2
+        );
+        assert!(read_answer("garbage\nmore\tgarbage", 0).is_err());
+    }
+
+    #[test]
+    fn an_answer_is_bounded_and_every_line_checked() {
+        let line = |n: u64| format!("{n}\t1\t3\t0\tserver {n}");
+        let lines: Vec<String> = (1..=MAX_KNOWN as u64 + 1).map(line).collect();
+        assert_eq!(
+            read_answer(&lines.join("\n"), 0).unwrap().len(),
+            MAX_KNOWN + 1
+        );
+        let one_more: Vec<String> = (1..=MAX_KNOWN as u64 + 2).map(line).collect();
+        assert!(
+            read_answer(&one_more.join("\n"), 0).is_err(),
+            "one server too many"
+        );
+        let big = format!("1\t1\t3\t0\t{}", "n".repeat(MAX_ANSWER_BYTES));
+        assert!(read_answer(&big, 0).is_err(), "over 256 KiB");
+        for bad in [
+            "",
+            "1\t1\t3\t0",
+            "0\t1\t3\t0\tzero system",
+            "1\t1\t1024\t0\tid past 1023",
+            "1\t1\t-2\t0\tid below -1",
+            "1\t1\tthree\t0\tn",
+            "1\t1\t3\t-5\tn",
+        ] {
+            assert!(read_answer(bad, 0).is_err(), "{bad:?}");
+        }
+        let long_name = format!("1\t1\t3\t0\t{}", "n".repeat(MAX_NAME_BYTES + 1));
+        assert!(read_answer(&long_name, 0).is_err());
+        assert!(read_answer("1\t1\t3\t0\tok\n2\t1\t3\t0\tok\x07", 0).is_err());
+    }
+
+    #[test]
+    fn many_servers_are_noted_in_one_pass_and_the_freshest_kept() {
+        let mut l = Ledger::default();
+        let many: Vec<Known> = (1..=3 * MAX_KNOWN as u64).map(|n| known(n, 5, n)).collect();
+        assert!(l.note_known_all(many.clone()));
+        assert_eq!(l.known.len(), MAX_KNOWN);
+        assert!(l.known.iter().all(|k| k.seen_ms > 2 * MAX_KNOWN as u64));
+        assert!(
+            !l.note_known_all(many.into_iter().rev().take(10)),
+            "nothing new"
+        );
+        assert_eq!(l.known_now(&me(1), 3 * MAX_KNOWN as u64).len(), MAX_KNOWN);
     }
 }

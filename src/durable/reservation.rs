@@ -16,6 +16,7 @@ use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic, PgSqlErrorCode};
 
 use super::generator::{Generator, InShmem};
 use crate::pg::error::error_with_hint;
+use crate::pg::shared_text::SharedText;
 
 /// What callers and the reserver share.
 pub struct Shared {
@@ -34,46 +35,10 @@ pub struct Shared {
     wait_us: [AtomicU64; 3],
     /// Broadcast whenever marks move.
     moved: std::cell::UnsafeCell<pg_sys::ConditionVariable>,
-    /// Failed writes of `chronoid.marks` (start, reserver, operator), and
-    /// what the last failure said.
+    /// Failed writes of `chronoid.marks` (start, reserver, operator).
     write_failures: AtomicU64,
-    write_error: FailureText,
-}
-
-/// The text of the last failed write, for callers in other processes: one
-/// writer at a time (under the durable marks' lock, or the postmaster at
-/// start), read as a sequence lock (an odd version: being written).
-struct FailureText {
-    version: AtomicU64,
-    len: AtomicUsize,
-    bytes: [std::sync::atomic::AtomicU8; 200],
-}
-
-impl FailureText {
-    fn set(&self, text: &str) {
-        let text = &text.as_bytes()[..text.len().min(self.bytes.len())];
-        self.version.fetch_add(1, Ordering::AcqRel);
-        for (slot, b) in self.bytes.iter().zip(text) {
-            slot.store(*b, Ordering::Relaxed);
-        }
-        self.len.store(text.len(), Ordering::Relaxed);
-        self.version.fetch_add(1, Ordering::AcqRel);
-    }
-
-    fn get(&self) -> String {
-        loop {
-            let v = self.version.load(Ordering::Acquire);
-            let len = self.len.load(Ordering::Relaxed).min(self.bytes.len());
-            let bytes: Vec<u8> = self.bytes[..len]
-                .iter()
-                .map(|b| b.load(Ordering::Relaxed))
-                .collect();
-            if v.is_multiple_of(2) && self.version.load(Ordering::Acquire) == v {
-                return String::from_utf8_lossy(&bytes).into_owned();
-            }
-            std::hint::spin_loop();
-        }
-    }
+    /// What the last failed write said.
+    write_error: SharedText<200>,
 }
 
 // SAFETY: atomics, and a condition variable PostgreSQL's own functions
@@ -101,11 +66,7 @@ pub fn request_shmem() {
             // SAFETY: plain C data; `init_shared` initializes it properly.
             moved: std::cell::UnsafeCell::new(unsafe { std::mem::zeroed() }),
             write_failures: AtomicU64::new(0),
-            write_error: FailureText {
-                version: AtomicU64::new(0),
-                len: AtomicUsize::new(0),
-                bytes: [const { std::sync::atomic::AtomicU8::new(0) }; 200],
-            },
+            write_error: SharedText::new(),
         })
     );
 }

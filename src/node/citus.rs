@@ -39,8 +39,6 @@ struct Known {
     callback_registered: Cell<bool>,
     /// `pg_dist_node`'s oid, once looked up.
     nodes_table: Cell<pg_sys::Oid>,
-    /// Counts invalidations of either table (or of every relation).
-    generation: Cell<u64>,
 }
 
 // SAFETY: only ever touched by a backend's one thread.
@@ -53,7 +51,6 @@ static KNOWN: Known = Known {
     absent_in: Cell::new(None),
     callback_registered: Cell::new(false),
     nodes_table: Cell::new(pg_sys::InvalidOid),
-    generation: Cell::new(0),
 };
 
 /// This node's Citus group id, `None` where this database is no Citus
@@ -102,15 +99,15 @@ fn register_callback() {
     unsafe { pg_sys::CacheRegisterRelcacheCallback(Some(on_relcache), pg_sys::Datum::from(0)) };
 }
 
-/// A relcache invalidation: forget the group id, and count a change of the
-/// formation, if it names either table (or every relation). Raises
-/// nothing, as a callback must not.
+/// A relcache invalidation: forget the group id, and tell the peer worker
+/// the formation changed, if it names either table (or every relation).
+/// Raises nothing, as a callback must not.
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
     if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
     {
         KNOWN.group.set(None);
-        KNOWN.generation.set(KNOWN.generation.get().wrapping_add(1));
+        super::verdict::configuration_changed();
     }
 }
 
@@ -161,13 +158,6 @@ fn unknown_group(why: &str) -> ! {
         format!("this node's Citus group id, which chronoid takes as its node id, cannot be read: {why}"),
         "Finish Citus's set-up (after a pg_upgrade: SELECT citus_finish_pg_upgrade()), or set chronoid.node_id for this server in postgresql.conf.",
     )
-}
-
-/// Changes whenever Citus changes this node's group id or the formation's
-/// nodes (its triggers invalidate both tables' relcache entries), so a
-/// verdict about the formation can be kept until then.
-pub fn generation() -> u64 {
-    KNOWN.generation.get()
 }
 
 /// Another node of the formation, as `pg_dist_node` lists it.

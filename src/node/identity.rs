@@ -96,6 +96,12 @@ pub fn describe(source: Source) -> String {
     }
 }
 
+/// Both settings as this process last read them: the peer worker judges
+/// again when either changes.
+pub fn settings() -> (i32, i32) {
+    (NODE_ID.get(), NODE_ID_BASE.get())
+}
+
 /// `chronoid.node_id` as set (-1: not set).
 pub fn node_id_set() -> i32 {
     NODE_ID.get()

@@ -7,24 +7,29 @@
 //!   generator, and where it came from;
 //! - `citus`: the Citus group id of this node, read from the formation's
 //!   own catalog and kept until Citus changes it;
-//! - `peers`: the servers this one replicates from, asked their node ids
-//!   before this server mints;
-//! - `formation`: the other nodes of its Citus formation, asked likewise;
-//! - `answers`: a peer's answer, as both read and record it;
-//! - `ledger`: what this server remembers of them (`chronoid.peers`), and
-//!   what it tells a server that asks it;
-//! - `watcher`: the peer worker, which asks the publishers every few
-//!   seconds whether or not this server mints.
+//! - `verdict`: whether this server may mint, one verdict per database in
+//!   shared memory, read by every counter generator with one word;
+//! - `watcher`: the peer worker, which keeps the verdicts, starting a
+//!   judge per database when the configuration changes and every 15 s;
+//! - `judge`: one judging of one database (its policy is
+//!   `chronoid_formats::node_judging`);
+//! - `asking`: the network step, one question to a peer and its answer
+//!   recorded;
+//! - `ledger`: what this server remembers of its peers (`chronoid.peers`);
+//! - `instance`: which instance of its cluster this server is;
+//! - `answering`: what it tells a server that asks it.
 //!
 //! A layer between the durable generators and the type adapters: its files
 //! import `src/durable/`, `src/pg/` and one another (never in a loop), never
 //! `src/types/` or `src/generators.rs` (`scripts/check_layers.py`, run by
 //! `make test`, checks it).
 
-pub mod answers;
+pub mod answering;
+pub mod asking;
 pub mod citus;
-pub mod formation;
 pub mod identity;
+pub mod instance;
+pub mod judge;
 pub mod ledger;
-pub mod peers;
+pub mod verdict;
 pub mod watcher;

@@ -1,29 +1,40 @@
-//! The peer worker: a background worker on every primary that has each
-//! subscription's publisher asked its node id every few seconds and the
-//! answer recorded (`peers::watch`), whether or not this server mints. A
-//! server between two others (B in A ⇄ B ⇄ C) may never call a generator;
-//! without its own asking it would know A and C only while they ask it, and
-//! would forget a server cut off from it. With it, B keeps each
-//! publisher's last answer for as long as the subscription is there, and
-//! passes it on to whoever asks.
+//! The peer worker: a background worker on every primary that keeps a
+//! verdict per database (`verdict.rs`) on whether this server may mint,
+//! so that no caller ever asks another server. It connects to no database
+//! (as PostgreSQL's logical replication launcher) and, for each database
+//! where IDs are minted or that has subscriptions, starts a judge connected
+//! to it (`judge.rs`; `libpqwalreceiver` runs a query only from a backend
+//! connected to a database, and a Citus node's id and formation are a
+//! database's): at once when the configuration moves on, and every
+//! `ASK_EVERY_MS` to ask every peer again, whether or not this server
+//! mints. A server between two others (B in A ⇄ B ⇄ C) may never call a
+//! generator; its own asking keeps each publisher's last answer for as
+//! long as the subscription is there, and passes it on to whoever asks.
 //!
-//! As PostgreSQL's logical replication launcher, it connects to no
-//! database and reads `pg_subscription` (a shared catalog); as its apply
-//! workers, the asking runs in a worker of its own in each database that
-//! has subscriptions (`libpqwalreceiver` runs a query only from a backend
-//! connected to a database), one database after another.
+//! Judges run side by side, one per database at a time; the worker never
+//! waits on one, so a peer that never answers delays only its own judge.
 //!
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::time::Duration;
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
 
-use pgrx::bgworkers::{BackgroundWorkerBuilder, BgWorkerStartTime};
+use pgrx::bgworkers::{BackgroundWorkerBuilder, BgWorkerStartTime, DynamicBackgroundWorker};
 use pgrx::pg_sys;
 
-/// How often the publishers are asked: well inside a minute (the longest a
-/// backend's verdict stands) and inside `REFRESH_AFTER_MS`.
-const ASK_EVERY_MS: u64 = 15_000;
+use super::{identity, judge, verdict};
+use chronoid_formats::node_verdict::{State, Verdict};
+
+/// How often every peer is asked again: a peer's own change of node id is
+/// seen here within it.
+const ASK_EVERY: Duration = Duration::from_secs(15);
+
+/// How soon a refusal (or a peer still unheard) is asked again.
+const ASK_AGAIN_AFTER_REFUSAL: Duration = Duration::from_secs(5);
+
+/// How often the worker looks, when nothing wakes it.
+const LOOK_EVERY_MS: u64 = 1_000;
 
 /// From `_PG_init` while preloading.
 pub fn register_worker() {
@@ -34,7 +45,7 @@ pub fn register_worker() {
         .enable_spi_access()
         // A standby mints nothing, and asks nobody.
         .set_start_time(BgWorkerStartTime::RecoveryFinished)
-        .set_restart_time(Some(Duration::from_secs(10)))
+        .set_restart_time(Some(Duration::from_secs(1)))
         .load();
 }
 
@@ -43,66 +54,123 @@ pub fn register_worker() {
 #[no_mangle]
 pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
     crate::pg::worker::set_signal_handlers(false);
+    verdict::mark_worker();
     // SAFETY: the shared catalogs, with no database.
     unsafe { pg_sys::BackgroundWorkerInitializeConnection(std::ptr::null(), std::ptr::null(), 0) };
+    // SAFETY: this process's latch and pid, for callers to wake it.
+    unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
+    let mut settings = identity::settings();
+    let mut judges: HashMap<u32, DynamicBackgroundWorker> = HashMap::new();
+    let mut last_full: HashMap<u32, Instant> = HashMap::new();
+    let mut warned: HashSet<u32> = HashSet::new();
     loop {
         // SAFETY: this process's latch.
         unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
         pgrx::check_for_interrupts!();
-        // SAFETY: a transaction for the catalog scan.
-        let databases = unsafe {
-            crate::pg::worker::reload_if_asked();
-            super::ledger::publish_setting(super::identity::node_id_set());
-            pg_sys::StartTransactionCommand();
-            let mut databases: Vec<u32> = super::peers::asked_subscriptions()
-                .iter()
-                .map(|sub| sub.dboid)
-                .collect();
-            pg_sys::CommitTransactionCommand();
-            databases.sort_unstable();
-            databases.dedup();
-            databases
-        };
-        for db in databases {
-            ask_in(db);
+        crate::pg::worker::reload_if_asked();
+        if identity::settings() != settings {
+            settings = identity::settings();
+            verdict::worker_saw_change();
         }
-        crate::pg::worker::wait(ASK_EVERY_MS);
+        look(&mut warned);
+        judges.retain(|_, j| {
+            matches!(
+                j.pid(),
+                Ok(_) | Err(pgrx::bgworkers::BackgroundWorkerStatus::NotYetStarted)
+            )
+        });
+        let epoch = Verdict::epoch_of(verdict::epoch());
+        for db in verdict::databases() {
+            if judges.contains_key(&db) {
+                continue;
+            }
+            let word = verdict::word_of(db).map(|(v, _)| v);
+            // A refusal is asked again sooner: a peer back in reach, or one
+            // given another id, is seen within it.
+            let every = match word.map(|v| v.state) {
+                Some(State::Allowed) => ASK_EVERY,
+                _ => ASK_AGAIN_AFTER_REFUSAL,
+            };
+            let full = last_full.get(&db).is_none_or(|t| t.elapsed() >= every);
+            let stale = word.is_none_or(|v| v.epoch != epoch);
+            if !(full || stale) {
+                continue;
+            }
+            if let Some(j) = start_judge(db, full) {
+                judges.insert(db, j);
+                if full {
+                    last_full.insert(db, Instant::now());
+                }
+            }
+        }
+        crate::pg::worker::wait(LOOK_EVERY_MS);
     }
 }
 
-/// Runs one round of asking in database `db`, in a worker of its own, and
-/// waits for it. No free worker slot: the round is left to the next.
-fn ask_in(db: u32) {
-    let launched = BackgroundWorkerBuilder::new("chronoid peer asker")
-        .set_library("chronoid")
-        .set_function("chronoid_peer_asker_main")
-        .enable_spi_access()
-        .set_restart_time(None)
-        .set_argument(Some(pg_sys::Datum::from(db)))
-        // SAFETY: this process's pid, to be told when the asker ends.
-        .set_notify_pid(unsafe { pg_sys::MyProcPid })
-        .load_dynamic();
-    match launched {
-        Ok(asker) => {
-            let _ = asker.wait_for_shutdown();
+/// Wants a verdict for each database with subscriptions (a relay's peers
+/// are asked whether or not it mints), forgets databases dropped, and logs
+/// once each subscription a superuser does not own.
+fn look(warned: &mut HashSet<u32>) {
+    // SAFETY: a transaction for the catalog scans.
+    unsafe { pg_sys::StartTransactionCommand() };
+    let subscriptions = crate::pg::subscriptions::all();
+    for sub in &subscriptions {
+        if !crate::pg::subscriptions::owned_by_superuser(sub.owner) {
+            if warned.insert(sub.oid) {
+                pgrx::warning!(
+                    "chronoid: subscription \"{}\" is not owned by a superuser: its publisher is not asked for its node id, and cannot stop this server minting",
+                    sub.name
+                );
+            }
+        } else if sub.enabled {
+            verdict::want(sub.dboid);
         }
-        Err(e) => pgrx::log!("chronoid: could not start a peer asker: {e:?}"),
     }
-}
-
-/// The asker's entry point: one round in the database its argument names.
-#[pgrx::pg_guard]
-#[no_mangle]
-pub extern "C-unwind" fn chronoid_peer_asker_main(arg: pg_sys::Datum) {
-    crate::pg::worker::set_signal_handlers(false);
-    let db = pg_sys::Oid::from(arg.value() as u32);
-    // SAFETY: a database that had a subscription a moment ago (gone: the
-    // connection fails, the worker ends, the next round asks again).
-    unsafe {
-        pg_sys::BackgroundWorkerInitializeConnectionByOid(db, pg_sys::InvalidOid, 0);
-        pg_sys::StartTransactionCommand();
+    warned.retain(|oid| subscriptions.iter().any(|s| s.oid == *oid));
+    let databases = crate::pg::catalog::database_oids();
+    for db in verdict::databases() {
+        if !databases.contains(&db) {
+            verdict::forget(db);
+        }
     }
-    super::peers::watch(u32::from(db));
     // SAFETY: the transaction started above.
     unsafe { pg_sys::CommitTransactionCommand() };
+}
+
+/// Starts a judge in database `db`; `None` where no worker slot is free
+/// (logged; the next look tries again).
+fn start_judge(db: u32, full: bool) -> Option<DynamicBackgroundWorker> {
+    let arg = u64::from(db) | (u64::from(full) << 32);
+    BackgroundWorkerBuilder::new("chronoid peer judge")
+        .set_library("chronoid")
+        .set_function("chronoid_peer_judge_main")
+        .enable_spi_access()
+        .set_restart_time(None)
+        .set_argument(Some(pg_sys::Datum::from(arg)))
+        // SAFETY: this process's pid, to be told when the judge ends.
+        .set_notify_pid(unsafe { pg_sys::MyProcPid })
+        .load_dynamic()
+        .inspect_err(|e| pgrx::log!("chronoid: could not start a peer judge: {e:?}"))
+        .ok()
+}
+
+/// A judge's entry point: one judging of the database its argument names.
+#[pgrx::pg_guard]
+#[no_mangle]
+pub extern "C-unwind" fn chronoid_peer_judge_main(arg: pg_sys::Datum) {
+    crate::pg::worker::set_signal_handlers(false);
+    verdict::mark_worker();
+    let db = arg.value() as u32;
+    let full = (arg.value() >> 32) & 1 == 1;
+    // SAFETY: a database that wanted a verdict a moment ago (gone: the
+    // connection fails, the judge ends, the worker forgets it).
+    unsafe {
+        pg_sys::BackgroundWorkerInitializeConnectionByOid(
+            pg_sys::Oid::from(db),
+            pg_sys::InvalidOid,
+            0,
+        )
+    };
+    judge::judge_database(db, full);
+    verdict::wake_worker_now();
 }

@@ -101,3 +101,11 @@ pub fn pg_catalog_table(name: &CStr) -> Option<pg_sys::Oid> {
     };
     (oid != pg_sys::InvalidOid).then_some(oid)
 }
+
+/// The oids of the server's databases (`pg_database`, a shared catalog:
+/// a process connected to no database may read it).
+pub fn database_oids() -> Vec<u32> {
+    scan(pg_sys::DatabaseRelationId, |row| {
+        row.int4(row.attnum("oid")).map(|oid| oid as u32)
+    })
+}

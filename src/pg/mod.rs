@@ -26,6 +26,7 @@ pub mod guc;
 pub mod input_error;
 pub mod random;
 pub mod remote;
+pub mod shared_text;
 pub mod subscriptions;
 pub mod time;
 pub mod worker;

@@ -56,7 +56,8 @@ unsafe extern "C" fn on_timeout() {
 }
 
 /// The first row of `query`'s result on the server `conninfo` names, each
-/// column as text (`None` for NULL); `Err` says why there is none, including
+/// column as text (`None` for NULL; `Ok(None)`: no row); `Err` says why
+/// there is no answer, including
 /// no answer within `ANSWER_WITHIN_MS`. The connection's `application_name`
 /// is `appname` (over any the connection string gives): the asked server
 /// reads who asks from it.
@@ -65,7 +66,7 @@ pub fn first_row(
     appname: &str,
     query: &str,
     columns: usize,
-) -> Result<Vec<Option<String>>, String> {
+) -> Result<Option<Vec<Option<String>>>, String> {
     let mut id = TIMEOUT_ID.load(Ordering::Relaxed);
     if id < 0 {
         // SAFETY: registers a handler for the process's life.
@@ -111,7 +112,7 @@ fn ask(
     appname: &str,
     query: &str,
     columns: usize,
-) -> Result<Vec<Option<String>>, String> {
+) -> Result<Option<Vec<Option<String>>>, String> {
     let mut conninfo = with_parameter(conninfo, "connect_timeout", "5", false);
     conninfo = with_parameter(&conninfo, "application_name", appname, true);
     let conninfo =
@@ -207,7 +208,7 @@ fn with_parameter(conninfo: &str, keyword: &str, value: &str, over: bool) -> Str
 unsafe fn read_first_row(
     result: *mut pg_sys::WalRcvExecResult,
     columns: usize,
-) -> Result<Vec<Option<String>>, String> {
+) -> Result<Option<Vec<Option<String>>>, String> {
     if result.is_null() {
         return Err("no result".into());
     }
@@ -217,7 +218,7 @@ unsafe fn read_first_row(
     let slot = pg_sys::MakeSingleTupleTableSlot((*result).tupledesc, &pg_sys::TTSOpsMinimalTuple);
     if !pg_sys::tuplestore_gettupleslot((*result).tuplestore, true, false, slot) {
         pg_sys::ExecDropSingleTupleTableSlot(slot);
-        return Err("no row".into());
+        return Ok(None);
     }
     let mut row = Vec::with_capacity(columns);
     for attno in 1..=columns as i32 {
@@ -226,7 +227,7 @@ unsafe fn read_first_row(
         row.push((!isnull).then(|| super::datum::text_to_string(datum)));
     }
     pg_sys::ExecDropSingleTupleTableSlot(slot);
-    Ok(row)
+    Ok(Some(row))
 }
 
 unsafe fn text_of(err: *mut std::ffi::c_char) -> String {

@@ -19,6 +19,8 @@ pub struct Subscription {
     pub name: String,
     pub conninfo: String,
     pub enabled: bool,
+    /// Its owner, whose rights its apply worker has.
+    pub owner: u32,
 }
 
 /// Every subscription of the server.
@@ -32,8 +34,15 @@ pub fn all() -> Vec<Subscription> {
             name: row.name(row.attnum("subname"))?,
             conninfo: row.text(row.attnum("subconninfo"))?,
             enabled: row.bool(row.attnum("subenabled"))?,
+            owner: row.int4(row.attnum("subowner"))? as u32,
         })
     })
+}
+
+/// Whether role `owner` is a superuser (a shared catalog: any process may ask).
+pub fn owned_by_superuser(owner: u32) -> bool {
+    // SAFETY: a syscache lookup of pg_authid, in a transaction.
+    unsafe { pg_sys::superuser_arg(pg_sys::Oid::from(owner)) }
 }
 
 /// Calls `callback` (in every backend) whenever a subscription changes.

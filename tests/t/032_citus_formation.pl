@@ -283,9 +283,18 @@ set_node_id($w1, 103);
 like(query($w1, 'SELECT gen_nanoflake()'),
 	qr/55000: gen_nanoflake\(\) refuses: this node's node id 103 \(chronoid.node_id, group 1\) is also the node id of the Citus node 127.0.0.1:$pw2 \(group 2\) \(chronoid.node_id\)/,
 	'worker1 set to worker2\'s explicit id 103: worker1 refuses, naming worker2');
-like(query($w2, 'SELECT gen_uid60()'),
+# Worker2's own configuration did not change: its peer worker sees
+# worker1's new id in its next round (every 15 s).
+my $w2_err = '';
+for (1 .. 60)
+{
+	$w2_err = query($w2, 'SELECT gen_uid60()');
+	last if $w2_err =~ /55000/;
+	usleep(500_000);
+}
+like($w2_err,
 	qr/55000: gen_uid60\(\) refuses: this node's node id 103 \(chronoid.node_id, group 2\) is also the node id of the Citus node 127.0.0.1:$pw1 \(group 1\)/,
-	'and worker2 refuses too, naming worker1');
+	'and worker2 refuses too, naming worker1, within its peer worker\'s round');
 is(query($c, 'SELECT nanoflake_generator(gen_nanoflake())'), '101', 'the coordinator (101) mints');
 set_node_id($w2, undef);
 set_node_id($w1, 2);

@@ -3,15 +3,21 @@
 # both inserting rows whose keys default to chronoid's counter generators.
 # With one node id on both (or none set), their IDs would repeat each
 # other's, and the first repeat would stop replication both ways
-# (insert_exists). Each server asks the publishers of its subscriptions
-# their node ids before it mints (src/node/peers.rs): with none set, or one
-# id on both, every counter generator refuses (55000), naming the peer,
-# before any ID is made; with distinct ids both write at once and every row
+# (insert_exists). Each server's peer worker asks the publishers of its
+# subscriptions their node ids and keeps a verdict in shared memory that
+# every counter generator reads (src/node/verdict.rs, judge.rs): with none
+# set, or one id on both, every counter generator refuses (55000), naming
+# the peer, before any ID is made; with distinct ids both write at once and every row
 # arrives on both, 0 duplicates, each ID carrying its writer's node bits. A
 # publisher that cannot be asked is judged by its last answer, or refused;
 # two publishers with one id (fan-in), a chain (servers two hops apart with
 # one id, the one between them minting or not) and a copy of a server
-# (pg_basebackup) keeping its id are refused too.
+# (pg_basebackup) keeping its id are refused too, and the older copy still
+# refuses after a restart. A caller never waits on a peer: one that stops
+# answering (SIGSTOP) costs the worker, not a new connection; only a
+# superuser's subscription can make the server refuse, and only chronoid
+# answers for chronoid (a placeholder setting on a server without it is no
+# answer).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -53,8 +59,8 @@ sub gen_error
 	return $err;
 }
 
-# A server that learns of a clash from its peer worker (every 15 s), not
-# from a question of its own, refuses within that.
+# A server whose peer worker learns of a clash in its next round (every
+# 15 s, or 5 s after a refusal) refuses within that.
 sub refused_within
 {
 	my ($node, $gen, $pattern, $name) = @_;
@@ -97,6 +103,11 @@ for my $name (qw(east west))
 	like(gen_error($n{$name}, 'gen_nanoflake'), qr/HINT:  Give every server whose IDs meet its own chronoid.node_id/,
 		'and the hint says what to do');
 }
+for my $name (qw(east west))
+{
+	my ($ret, $out, $err) = $n{$name}->psql('postgres', "INSERT INTO t (via) VALUES ('$name')");
+	like($err, qr/gen_nanoflake\(\) refuses: this server's node id 5/, "$name: an INSERT taking the DEFAULT is refused");
+}
 is($n{east}->safe_psql('postgres', 'SELECT count(*) FROM t') + $n{west}->safe_psql('postgres', 'SELECT count(*) FROM t'),
 	0, 'no row was written anywhere');
 
@@ -106,9 +117,19 @@ set_node_id($n{east}, undef);
 refused_within($n{west}, 'gen_uid60',
 	qr/gen_uid60\(\) refuses: the publisher of subscription "from_east" \(.*\) has no node id \(chronoid.node_id is not set there\)/,
 	'west (2) with east unset: west refuses, naming east');
+refused_within($n{east}, 'gen_uid60',
+	qr/gen_uid60\(\) refuses: this server has no node id \(chronoid.node_id is not set\), and it receives rows from the publisher of subscription "from_west"/,
+	'and east (unset) refuses too, naming west');
 
 # 4. Distinct ids: both write at once, every row reaches both, no repeats.
+# West learns east's new id in its peer worker's next round (5 s after a
+# refusal).
 set_node_id($n{east}, 1);
+for my $name (qw(east west))
+{
+	ok($n{$name}->poll_query_until('postgres', q{SELECT count(*) = 1 FROM (SELECT gen_nanoflake()) s}),
+		"$name mints once its peer worker has asked again");
+}
 my $failed = at_once(map {
 		my $name = $_;
 		map { [ $n{$name}, "INSERT INTO t (via) SELECT '$name' FROM generate_series(1, " . ($PER / 2) . ')' ] } 1, 2
@@ -116,7 +137,7 @@ my $failed = at_once(map {
 is($failed, 0, "distinct node ids (east 1, west 2): 4 writers, $PER rows per server at once");
 for my $name (qw(east west))
 {
-	$n{$name}->poll_query_until('postgres', 'SELECT count(*) = ' . (2 * $PER) . ' FROM t')
+	ok($n{$name}->poll_query_until('postgres', 'SELECT count(*) = ' . (2 * $PER) . ' FROM t'), "$name: every row arrived")
 	  or diag("$name holds " . $n{$name}->safe_psql('postgres', 'SELECT count(*) FROM t') . ' rows');
 	is($n{$name}->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id), count(DISTINCT u), count(DISTINCT c) FROM t'),
 		join('|', (2 * $PER) x 4), "$name holds every row of both writers, no key repeated");
@@ -187,6 +208,77 @@ set_node_id($n{east}, 1);
 	close $hole;
 }
 
+# 6b. A publisher that answered before and then stops answering (its
+# processes stopped, SIGSTOP: connections are accepted and never served):
+# its last answer stands, and only the peer worker's judge waits on it.
+# A new connection mints without waiting the 5 s a question to it takes.
+{
+	my $pids = join(' ', cluster_processes($n{west}));
+	kill 'STOP', split(/ /, $pids);
+	# Past a full round of asking (15 s), so that a judge is stuck on west.
+	Time::HiRes::sleep(17);
+	my @took;
+	for (1 .. 10)
+	{
+		my $t0 = Time::HiRes::time();
+		my $got = $n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
+		push @took, Time::HiRes::time() - $t0;
+		die "east did not mint: $got" unless $got eq '1';
+	}
+	my $slowest = (sort { $b <=> $a } @took)[0];
+	# Not a timing of chronoid: a question to west would take 5 s.
+	ok($slowest < 2.5, sprintf('west black-holed: 10 new connections on east mint at once (slowest %.3f s)', $slowest));
+	ok($n{east}->wait_for_log(qr/LOG:  chronoid: could not ask the publisher of subscription "from_west" for its node id: no answer within 5 s/),
+		'while the peer worker\'s judge waits on west, and logs it');
+	kill 'CONT', split(/ /, $pids);
+}
+
+# 6c. A subscription a non-superuser made (pg_create_subscription) to a
+# server that never answers: not judged, so it cannot stop this server
+# minting; the peer worker says so in the log.
+{
+	use IO::Socket::INET;
+	my $hole = IO::Socket::INET->new(Listen => 5, LocalAddr => '127.0.0.1', LocalPort => 0, Proto => 'tcp')
+	  or die "listener: $!";
+	my $port = $hole->sockport;
+	$n{east}->safe_psql('postgres', q{CREATE ROLE mallory LOGIN; GRANT pg_create_subscription TO mallory; GRANT CREATE ON DATABASE postgres TO mallory});
+	my $as = $n{east}->connstr('postgres') . ' user=mallory';
+	$n{east}->safe_psql('postgres',
+		"CREATE SUBSCRIPTION mallorys CONNECTION 'host=127.0.0.1 port=$port dbname=postgres password=x' PUBLICATION mesh WITH (connect = false)",
+		connstr => $as);
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION mallorys ENABLE', connstr => $as);
+	my $t0 = Time::HiRes::time();
+	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
+		'a non-superuser\'s subscription to a server that never answers: east mints');
+	ok(Time::HiRes::time() - $t0 < 2.5, 'without asking it (a question would take 5 s)');
+	ok($n{east}->wait_for_log(qr/WARNING:  chronoid: subscription "mallorys" is not owned by a superuser: its publisher is not asked/),
+		'and the peer worker logs that it is not judged');
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION mallorys DISABLE; ALTER SUBSCRIPTION mallorys SET (slot_name = NONE); DROP SUBSCRIPTION mallorys; DROP OWNED BY mallory; DROP ROLE mallory');
+	close $hole;
+}
+
+# 6d. A server without chronoid whose postgresql.conf names chronoid's
+# settings (placeholders: text, not a node id), one of them 20,000 lines
+# long: no answer of chronoid's, so it is no clash and nothing of it is
+# passed on.
+{
+	my $plain = PostgreSQL::Test::Cluster->new('plain', install_path => $ENV{CHRONOID_PG_INSTALL});
+	$plain->init(allows_streaming => 'logical');
+	my $lines = join('\n', map { "$_\t1\t1\t0\tfake$_" } 1 .. 20_000);
+	$plain->append_conf('postgresql.conf', "chronoid.node_id = 1\nchronoid.node_ids_seen = '$lines'\n");
+	$plain->start;
+	is($plain->safe_psql('postgres', "SELECT current_setting('chronoid.node_id')"), '1', 'the plain server shows chronoid.node_id = 1 (a placeholder)');
+	$plain->safe_psql('postgres', 'CREATE TABLE t (id bigint PRIMARY KEY, u bigint, c bigint, via text); CREATE PUBLICATION mesh FOR TABLE t');
+	my $plain_conn = $plain->connstr('postgres') =~ s/'//gr;
+	$n{east}->safe_psql('postgres', "CREATE SUBSCRIPTION from_plain CONNECTION '$plain_conn' PUBLICATION mesh WITH (copy_data = false)");
+	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
+		'east (1) subscribing to it mints');
+	unlike($n{east}->safe_psql('postgres', 'SHOW chronoid.node_ids_seen'), qr/fake/, 'and passes none of its lines on');
+	ok(-s $n{east}->data_dir . '/chronoid.peers' < 4096, 'nor keeps them (chronoid.peers under 4 KiB)');
+	$n{east}->safe_psql('postgres', 'DROP SUBSCRIPTION from_plain');
+	$plain->stop;
+}
+
 # 7. Two publishers with one node id feeding one server (fan-in): their rows
 # meet on it, though neither asks the other; it refuses, naming both.
 my $third = chronoid_node('third', allows_streaming => 'logical');
@@ -254,7 +346,9 @@ $n{east}->safe_psql('postgres', "ALTER SUBSCRIPTION from_west CONNECTION '$west_
 			'DO $$ BEGIN PERFORM gen_nanoflake(); PERFORM pg_sleep(4); PERFORM gen_nanoflake(); END $$'
 		],
 		'>', \$out, '2>', \$err);
-	Time::HiRes::sleep(1);
+	# The statement has minted once and sleeps.
+	$n{east}->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND query LIKE 'DO %'})
+	  or die 'the DO block never slept';
 	set_node_id($n{east}, 6);
 	$h->finish;
 	like($err, qr/gen_nanoflake\(\) refuses: chronoid.node_id was changed from 1 to 6 by a reload while this statement ran/,
@@ -289,7 +383,7 @@ like(gen_error($more{far}, 'gen_nanoflake'),
 	qr/55000: gen_nanoflake\(\) refuses: could not ask the publisher of subscription "far_from_relay" for its node id \(.*chronoid cannot answer a server whose asking it cannot record: could not write file "chronoid.peers"/,
 	'relay unable to write chronoid.peers: far, whose asking it cannot record, refuses');
 rmdir($more{relay}->data_dir . '/chronoid.peers.tmp') or die "rmdir: $!";
-like(gen_error($more{far}, 'gen_nanoflake'),
+refused_within($more{far}, 'gen_nanoflake',
 	qr/55000: gen_nanoflake\(\) refuses: this server's node id 1 is also the node id of the server "east"/,
 	'far (1), told by relay of east (1), down, whose rows relay still awaits: refused');
 set_node_id($more{far}, 9);
@@ -312,6 +406,16 @@ is($copy->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), 
 refused_within($n{east}, 'gen_nanoflake',
 	qr/55000: gen_nanoflake\(\) refuses: a copy of this server \(its system identifier \d+, made active after this one\) mints with this server's node id 1: "copy"/,
 	'east, older, refuses: a copy of it with its id mints beyond west');
+# A restart does not make east the newer copy: its rank is kept
+# (chronoid.instance), the copy's is its own (another directory).
+$n{east}->restart;
+like(gen_error($n{east}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: a copy of this server .* "copy"/,
+	'east restarted: still refuses, from its first call');
+is($copy->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'while the copy still mints');
+$n{east}->restart;
+like(gen_error($n{east}, 'gen_nanoflake'), qr/55000: gen_nanoflake\(\) refuses: a copy of this server .* "copy"/,
+	'and after a second restart');
 
 # 12b. A physical standby of east, promoted while east still runs (a
 # split brain): on a later timeline, it mints; east refuses, and still
@@ -322,14 +426,14 @@ $promoted->init_from_backup($n{east}, 'standby', has_streaming => 1);
 $promoted->append_conf('postgresql.conf', "cluster_name = 'promoted'\n");
 $promoted->start;
 $promoted->promote;
-$promoted->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()');
+$promoted->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'the standby was not promoted';
 $copy->stop;
 is($promoted->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'the promoted standby (1) mints');
 refused_within($n{east}, 'gen_nanoflake',
 	qr/55000: gen_nanoflake\(\) refuses: a copy of this server \(its system identifier \d+, made active after this one\) mints with this server's node id 1: "(copy|promoted)"/,
 	'east, the old primary, refuses');
 $n{east}->restart;
-refused_within($n{east}, 'gen_nanoflake', qr/55000: gen_nanoflake\(\) refuses: a copy of this server .* "promoted"/,
+refused_within($n{east}, 'gen_nanoflake', qr/55000: gen_nanoflake\(\) refuses: a copy of this server .* "(copy|promoted)"/,
 	'and still refuses after a restart');
 is($promoted->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'while the promoted one mints');
 $promoted->stop;

@@ -1,0 +1,350 @@
+//! Whether a server may mint, judged from what its peers answered: the
+//! policy half of the extension's peer worker (which asks, records the
+//! answers in `chronoid.peers`, and passes here what it has).
+//!
+//! A peer is a publisher of one of the server's subscriptions (its rows
+//! arrive here) or another node of its Citus formation. Each is judged by
+//! its last answer given while this server had the node id it has now
+//! (`remembered`): asked this round or earlier, reachable or not. A peer
+//! never heard under this id is waited for while it is being asked, and
+//! refused once asking it failed: two servers cut apart and given one id
+//! must not both mint.
+
+use crate::node_id::UNSET;
+
+/// A peer's node id where chronoid is not loaded: it mints no counter IDs.
+pub const NO_CHRONOID: i32 = -2;
+
+pub const HINT: &str = "Give every server whose IDs meet its own chronoid.node_id (0..1023) in postgresql.conf and reload; docs/across-servers.md, \"Refusals\".";
+
+pub const HINT_UNREACHABLE: &str = "Bring the publisher up (this server asks again within seconds). If this server's node id was changed while the publisher is out of reach, change it back until the publisher can be asked; a publisher that has never answered may have its subscription disabled meanwhile (ALTER SUBSCRIPTION ... DISABLE). docs/across-servers.md, \"Refusals\".";
+
+pub const HINT_DISABLED: &str = "Enable the subscription once its publisher is in reach (this server asks it then), change this server's node id back, or drop the subscription if its rows are not wanted; docs/across-servers.md, \"Refusals\".";
+
+pub const HINT_CITUS: &str = "Leave chronoid.node_id unset on every node of a Citus formation (each then takes chronoid.node_id_base plus its group id), or give each node its own; docs/across-servers.md, \"Refusals\".";
+
+pub const HINT_CITUS_UNREACHABLE: &str = "Bring the node up (this node asks again within seconds), or leave chronoid.node_id unset and chronoid.node_id_base 0 on every node, so that none needs asking; docs/across-servers.md, \"Refusals\".";
+
+/// What the judge found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judgement {
+    Mint,
+    /// A peer never heard under this id is being asked: callers wait.
+    Wait(String),
+    Refuse {
+        message: String,
+        hint: String,
+    },
+}
+
+impl Judgement {
+    fn refuse(message: String, hint: &str) -> Judgement {
+        Judgement::Refuse {
+            message,
+            hint: hint.into(),
+        }
+    }
+}
+
+/// A peer's last answer under this server's present id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// Its node id (-1: none; [`NO_CHRONOID`]).
+    pub node_id: i32,
+    /// How it names itself, or where its id comes from (a Citus node).
+    pub name: String,
+}
+
+/// A subscription's publisher, as the judge sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Publisher {
+    pub subscription: String,
+    pub enabled: bool,
+    pub remembered: Option<Answer>,
+    /// Its last answer whatever this server's id was then: (the answer,
+    /// this server's id then). A disabled subscription is judged by it.
+    pub last: Option<(Answer, i32)>,
+    /// Why it could not be asked this round, where it could not.
+    pub failed: Option<String>,
+}
+
+/// This server's node id in words.
+pub fn as_own(own: i32) -> String {
+    if own == UNSET {
+        "no node id".into()
+    } else {
+        format!("node id {own}")
+    }
+}
+
+/// Judges the publishers of the server's (superuser-owned) subscriptions
+/// against its own node id `own` (-1: none).
+pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
+    let mut seen: Vec<(i32, String)> = Vec::new();
+    let mut waiting = None;
+    for p in publishers.iter().filter(|p| p.enabled) {
+        let peer = format!("the publisher of subscription \"{}\"", p.subscription);
+        let (theirs, publisher) = match (&p.remembered, &p.failed) {
+            (Some(a), _) if a.node_id == NO_CHRONOID => continue,
+            (Some(a), None) => (a.node_id, format!("{peer} ({})", a.name)),
+            (Some(a), Some(_)) => (
+                a.node_id,
+                format!("{peer} (out of reach; as it last answered: {})", a.name),
+            ),
+            (None, Some(why)) => {
+                return Judgement::refuse(
+                    format!(
+                        "could not ask {peer} for its node id ({why}), and it has not answered this server since this server has {}",
+                        as_own(own)
+                    ),
+                    HINT_UNREACHABLE,
+                )
+            }
+            (None, None) => {
+                waiting.get_or_insert_with(|| format!("{peer} is being asked its node id"));
+                continue;
+            }
+        };
+        // Two publishers with one id meet here too (fan-in).
+        if theirs >= 0 {
+            if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
+                return Judgement::refuse(
+                    format!(
+                        "{publisher} and {} share node id {theirs}, and this server receives the rows of both",
+                        other.1
+                    ),
+                    HINT,
+                );
+            }
+            seen.push((theirs, publisher.clone()));
+        }
+        let refusal = match (own, theirs) {
+            (UNSET, _) => format!(
+                "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"
+            ),
+            (_, UNSET) => format!(
+                "{publisher} has no node id (chronoid.node_id is not set there), and this server receives its rows"
+            ),
+            (id, theirs) if id == theirs => format!(
+                "this server's node id {id} is also the node id of {publisher}, whose rows it receives"
+            ),
+            _ => continue,
+        };
+        return Judgement::refuse(refusal, HINT);
+    }
+    // A disabled subscription is not asked (its publisher may be out of
+    // reach: that is why it was disabled), but its slot keeps the
+    // publisher's rows for when it is enabled: what the publisher last
+    // answered still stands against this server's id, and an id changed
+    // since cannot be checked.
+    for p in publishers.iter().filter(|p| !p.enabled) {
+        let Some((answer, own_then)) = &p.last else {
+            continue;
+        };
+        if answer.node_id == NO_CHRONOID {
+            continue;
+        }
+        let publisher = format!(
+            "the publisher of the disabled subscription \"{}\" ({})",
+            p.subscription, answer.name
+        );
+        if *own_then != own {
+            return Judgement::refuse(
+                format!(
+                    "{publisher} last answered while this server had {}; its rows arrive when the subscription is enabled, and it cannot be asked whether it has taken this server's {} since",
+                    as_own(*own_then),
+                    as_own(own)
+                ),
+                HINT_DISABLED,
+            );
+        }
+        if own != UNSET && answer.node_id == own {
+            return Judgement::refuse(
+                format!("this server's node id {own} is also the node id of {publisher}"),
+                HINT,
+            );
+        }
+    }
+    waiting.map_or(Judgement::Mint, Judgement::Wait)
+}
+
+/// Another node of a Citus formation, as the judge sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormationNode {
+    /// "the Citus node HOST:PORT (group N)".
+    pub name: String,
+    /// Its node id and where it comes from (`name` is the source).
+    pub remembered: Option<Answer>,
+    pub failed: Option<String>,
+}
+
+/// Judges a Citus node whose id is its own (`chronoid.node_id`, or a base
+/// other than 0) against every other node of its formation: an id another
+/// node has is refused, naming both. `me` says where this node's id comes
+/// from and its group ("chronoid.node_id, group 1").
+pub fn judge_formation(own: i32, me: &str, nodes: &[FormationNode]) -> Judgement {
+    let mut waiting = None;
+    for n in nodes {
+        let (theirs, source) = match (&n.remembered, &n.failed) {
+            (Some(a), _) if a.node_id == NO_CHRONOID => continue,
+            (Some(a), None) => (a.node_id, a.name.clone()),
+            (Some(a), Some(_)) => (a.node_id, "as it last answered".into()),
+            (None, Some(why)) => {
+                return Judgement::refuse(
+                    format!(
+                        "could not ask {} for its node id ({why}), and it has not answered this server since this server has {}",
+                        n.name,
+                        as_own(own)
+                    ),
+                    HINT_CITUS_UNREACHABLE,
+                )
+            }
+            (None, None) => {
+                waiting.get_or_insert_with(|| format!("{} is being asked its node id", n.name));
+                continue;
+            }
+        };
+        if theirs == own {
+            return Judgement::refuse(
+                format!(
+                    "this node's node id {own} ({me}) is also the node id of {} ({source})",
+                    n.name
+                ),
+                HINT_CITUS,
+            );
+        }
+    }
+    waiting.map_or(Judgement::Mint, Judgement::Wait)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(node_id: i32) -> Option<Answer> {
+        Some(Answer {
+            node_id,
+            name: format!("p{node_id}"),
+        })
+    }
+
+    fn publisher(sub: &str, remembered: Option<Answer>, failed: Option<&str>) -> Publisher {
+        Publisher {
+            subscription: sub.into(),
+            enabled: true,
+            last: remembered.clone().map(|a| (a, 1)),
+            remembered,
+            failed: failed.map(Into::into),
+        }
+    }
+
+    fn message(j: Judgement) -> String {
+        match j {
+            Judgement::Refuse { message, .. } => message,
+            other => panic!("not refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn distinct_ids_mint_and_every_clash_is_refused() {
+        assert_eq!(judge_publishers(1, &[]), Judgement::Mint);
+        assert_eq!(
+            judge_publishers(1, &[publisher("a", answer(2), None)]),
+            Judgement::Mint
+        );
+        assert_eq!(
+            judge_publishers(-1, &[publisher("a", answer(NO_CHRONOID), None)]),
+            Judgement::Mint
+        );
+        assert!(message(judge_publishers(2, &[publisher("a", answer(2), None)]))
+            .contains("this server's node id 2 is also the node id of the publisher of subscription \"a\" (p2)"));
+        assert!(
+            message(judge_publishers(-1, &[publisher("a", answer(2), None)]))
+                .starts_with("this server has no node id")
+        );
+        assert!(
+            message(judge_publishers(1, &[publisher("a", answer(-1), None)]))
+                .contains("has no node id (chronoid.node_id is not set there)")
+        );
+        assert!(message(judge_publishers(
+            1,
+            &[
+                publisher("a", answer(3), None),
+                publisher("b", answer(3), None)
+            ]
+        ))
+        .contains("share node id 3"));
+    }
+
+    #[test]
+    fn a_peer_out_of_reach_stands_by_its_last_answer_or_is_refused() {
+        assert_eq!(
+            judge_publishers(1, &[publisher("a", answer(2), Some("down"))]),
+            Judgement::Mint
+        );
+        assert!(message(judge_publishers(1, &[publisher("a", None, Some("no answer within 5 s"))]))
+            .contains("could not ask the publisher of subscription \"a\" for its node id (no answer within 5 s), and it has not answered this server since this server has node id 1"));
+        assert_eq!(
+            judge_publishers(
+                1,
+                &[publisher("a", None, None), publisher("b", answer(2), None)]
+            ),
+            Judgement::Wait(
+                "the publisher of subscription \"a\" is being asked its node id".into()
+            )
+        );
+        // A clash found elsewhere is not held up by a peer still asked.
+        assert!(matches!(
+            judge_publishers(
+                2,
+                &[publisher("a", None, None), publisher("b", answer(2), None)]
+            ),
+            Judgement::Refuse { .. }
+        ));
+    }
+
+    #[test]
+    fn a_disabled_subscription_is_judged_by_its_last_answer() {
+        let mut p = publisher("a", None, None);
+        p.enabled = false;
+        assert_eq!(
+            judge_publishers(1, std::slice::from_ref(&p)),
+            Judgement::Mint,
+            "never answered"
+        );
+        p.last = Some((answer(2).unwrap(), 1));
+        assert_eq!(
+            judge_publishers(1, std::slice::from_ref(&p)),
+            Judgement::Mint
+        );
+        assert!(message(judge_publishers(2, std::slice::from_ref(&p))).contains(
+            "last answered while this server had node id 1; its rows arrive when the subscription is enabled"
+        ));
+        p.last = Some((answer(1).unwrap(), 1));
+        assert!(message(judge_publishers(1, &[p]))
+            .contains("is also the node id of the publisher of the disabled subscription"));
+    }
+
+    #[test]
+    fn a_formation_node_with_this_nodes_id_is_refused() {
+        let node = |remembered, failed: Option<&str>| FormationNode {
+            name: "the Citus node h:1 (group 2)".into(),
+            remembered,
+            failed: failed.map(Into::into),
+        };
+        assert_eq!(
+            judge_formation(5, "x", &[node(answer(6), None)]),
+            Judgement::Mint
+        );
+        assert!(message(judge_formation(5, "chronoid.node_id, group 1", &[node(answer(5), None)]))
+            .contains("this node's node id 5 (chronoid.node_id, group 1) is also the node id of the Citus node h:1 (group 2) (p5)"));
+        assert!(
+            message(judge_formation(5, "x", &[node(None, Some("down"))]))
+                .contains("could not ask the Citus node")
+        );
+        assert!(matches!(
+            judge_formation(5, "x", &[node(None, None)]),
+            Judgement::Wait(_)
+        ));
+    }
+}

@@ -1,0 +1,154 @@
+//! What this server answers a peer that asks it (`chronoid.node_ids_seen`,
+//! a read-only setting, read through `pg_settings` by the asking side,
+//! `asking.rs`): itself first, then the servers it knows to mint near it.
+//!
+//! A server that asks says who it is in its connection's
+//! `application_name` (`chronoid:ID:SYSTEM:SINCE:NAME`, the numbers in base
+//! 36); the answering backend records it if the role it logged in as may
+//! replicate (a superuser or a REPLICATION role, as a subscription's is;
+//! `SET ROLE` does not count, as it does not for replication), so that no
+//! mere user can make a server refuse by claiming an id. An asker that
+//! cannot be recorded (the file cannot be written) gets an ERROR, not an
+//! answer: its question is as good as unanswered.
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::cell::UnsafeCell;
+use std::ffi::{c_char, CStr, CString};
+
+use pgrx::{pg_guard, pg_sys, PgSqlErrorCode};
+
+use super::instance::own;
+use super::ledger::{now_ms, read, update};
+use crate::pg::guc::{Settings, Startup};
+use chronoid_formats::node_ledger::Known;
+
+/// Who asks, from an `application_name` of `appname`'s.
+fn asker(appname: &str, now: u64) -> Option<Known> {
+    let mut fields = appname.strip_prefix("chronoid:")?.splitn(4, ':');
+    let node_id = fields.next()?.parse().ok()?;
+    let system = u64::from_str_radix(fields.next()?, 36).ok()?;
+    let since = u64::from_str_radix(fields.next()?, 36).ok()?;
+    let name = fields.next().unwrap_or("");
+    Some(Known {
+        system,
+        since,
+        node_id,
+        seen_ms: now,
+        name: if name.is_empty() {
+            format!("system {system}")
+        } else {
+            name.to_owned()
+        },
+    })
+}
+
+struct TextVariable(UnsafeCell<*mut c_char>);
+// SAFETY: written only by PostgreSQL's GUC machinery in a backend's one thread.
+unsafe impl Sync for TextVariable {}
+static NODE_IDS_SEEN: TextVariable = TextVariable(UnsafeCell::new(std::ptr::null_mut()));
+
+pub const SETTINGS: Settings = Settings {
+    names: &[c"chronoid.node_ids_seen"],
+    define: define_settings,
+};
+
+fn define_settings(_startup: Startup) {
+    // SAFETY: the strings and the variable live for the process.
+    unsafe {
+        pg_sys::DefineCustomStringVariable(
+            c"chronoid.node_ids_seen".as_ptr(),
+            c"This server and the servers it knows to mint near it: system identifier, since, node id, age (ms), name, one per line. Read-only.".as_ptr(),
+            c"What this server answers a peer that asks before it mints; docs/across-servers.md.".as_ptr(),
+            NODE_IDS_SEEN.0.get(),
+            c"".as_ptr(),
+            pg_sys::GucContext::PGC_INTERNAL,
+            (pg_sys::GUC_NOT_IN_SAMPLE | pg_sys::GUC_DISALLOW_IN_FILE) as i32,
+            None,
+            None,
+            Some(show_node_ids_seen),
+        );
+    }
+}
+
+/// The answer (`SHOW chronoid.node_ids_seen`, or a peer's
+/// `current_setting`). Records the asker first, so that of two servers
+/// asking at once the second is told of the first. Guarded: it raises an
+/// ERROR where the asker cannot be recorded.
+#[pg_guard]
+unsafe extern "C-unwind" fn show_node_ids_seen() -> *const c_char {
+    let answer = pgrx::PgTryBuilder::new(answer)
+        .catch_others(|_| Ok(String::new()))
+        .execute()
+        .unwrap_or_else(|why| {
+            crate::pg::error::error(
+                PgSqlErrorCode::ERRCODE_IO_ERROR,
+                format!("chronoid cannot answer a server whose asking it cannot record: {why}"),
+            )
+        });
+    let answer = CString::new(answer).unwrap_or_default();
+    // SAFETY: a copy in the caller's memory context, as guc.c's own hooks' strings live.
+    unsafe { pg_sys::pstrdup(answer.as_ptr()) }
+}
+
+fn answer() -> Result<String, String> {
+    let now = now_ms();
+    // SAFETY: whether catalog lookups may run (a walsender's SHOW, say, may
+    // have no transaction).
+    let in_transaction = unsafe { pg_sys::IsTransactionState() };
+    let own = own(if in_transaction {
+        super::identity::node_id_answered()
+    } else {
+        super::identity::node_id_set()
+    });
+    // SAFETY: a GUC variable; the role checks read the syscache, in a
+    // transaction. The role logged in as, as for a replication connection.
+    let asked_by = unsafe {
+        let name = pg_sys::application_name;
+        (!name.is_null() && in_transaction)
+            .then(|| asker(&CStr::from_ptr(name).to_string_lossy(), now))
+            .flatten()
+            .filter(|_| {
+                let role = pg_sys::GetSessionUserId();
+                pg_sys::superuser_arg(role) || pg_sys::has_rolreplication(role)
+            })
+    };
+    let ledger = match asked_by {
+        Some(k) if (k.system, k.since) != (own.system, own.since) => {
+            let (ledger, written) = update(|l| l.note_known(k));
+            written?;
+            ledger
+        }
+        _ => read(),
+    };
+    Ok(ledger.answer(&own, now))
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    #[pgrx::pg_test]
+    fn an_asker_is_read_from_its_application_name() {
+        let k = super::asker("chronoid:7:3f:a:east_1", 5).unwrap();
+        assert_eq!(
+            (k.node_id, k.system, k.since, k.name.as_str(), k.seen_ms),
+            (7, 3 * 36 + 15, 10, "east_1", 5)
+        );
+        assert_eq!(super::asker("chronoid:-1:9:0", 0).unwrap().name, "system 9");
+        assert!(super::asker("psql", 0).is_none());
+        assert!(super::asker("chronoid:x:1:1:a", 0).is_none());
+        assert!(super::asker("chronoid:1:1", 0).is_none());
+        let mine = crate::node::instance::appname(1023);
+        assert!(mine.len() <= 63, "{mine}");
+        let read = super::asker(&mine, 0).unwrap();
+        assert_eq!(
+            (read.system, read.since),
+            (
+                crate::node::instance::own_system(),
+                crate::node::instance::own_since()
+            )
+        );
+        assert_eq!(crate::node::instance::base36(u64::MAX), "3w5e11264sgsf");
+    }
+}

@@ -1,0 +1,255 @@
+//! One judging of one database, in a judge of the peer worker's
+//! (`watcher.rs` starts one per database, connected to it): the node id in
+//! effect there, the peers whose IDs meet this server's (the publishers of
+//! its superuser-owned subscriptions, the other nodes of its Citus
+//! formation where its id is its own), judged by the policy in
+//! `chronoid_formats::node_judging`, and the verdict published for callers
+//! (`verdict.rs`).
+//!
+//! First from what the ledger remembers, at once, so that a change a
+//! caller waits on is judged without a question to anyone; then, where a
+//! peer was never heard under this server's id (or a round is due), by
+//! asking (`asking.rs`), and again. A peer that never answers costs this
+//! judge 5 s, never a caller.
+//!
+//! A subscription owned by a role that is not a superuser is not judged
+//! (nor its publisher asked): only what a superuser configured can stop
+//! minting. The peer worker logs it once (`watcher.rs`).
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::collections::HashMap;
+
+use pgrx::pg_sys;
+
+use super::asking::{self, Answer};
+use super::{citus, identity, ledger, verdict};
+use crate::pg::subscriptions::{self, Subscription};
+use chronoid_formats::node_id::{Node, Source, UNSET};
+use chronoid_formats::node_judging::{self as policy, FormationNode, Judgement, Publisher, HINT};
+use chronoid_formats::node_ledger::Ledger;
+use chronoid_formats::node_verdict::{State, Verdict};
+
+/// What one judging looks at, read from the catalogs.
+struct Facts {
+    node: Node,
+    own: i32,
+    /// The superuser-owned subscriptions of the server (every database's).
+    subscriptions: Vec<Subscription>,
+    /// This node's Citus group and the formation's other nodes (key,
+    /// conninfo, group, name), where this node's id is its own.
+    formation: Option<(i32, Vec<(String, String, i32, String)>)>,
+}
+
+/// The ledger's key for a subscription's publisher.
+fn key_of(sub: &Subscription) -> String {
+    format!("subscription {}", sub.oid)
+}
+
+/// The subscriptions a judge weighs: those a superuser owns.
+pub fn judged_subscriptions() -> Vec<Subscription> {
+    subscriptions::all()
+        .into_iter()
+        .filter(|s| subscriptions::owned_by_superuser(s.owner))
+        .collect()
+}
+
+fn gather() -> Facts {
+    let node = identity::node_in_effect("chronoid's peer worker");
+    let own = node.id.map_or(UNSET, i32::from);
+    let own_id_asks = match node.source {
+        Source::Setting => true,
+        Source::Citus { base, .. } => base != 0,
+        Source::Unset => false,
+    };
+    let formation = match (own_id_asks, citus::local_group()) {
+        (true, Some(group)) => Some((
+            group,
+            citus::other_nodes(group)
+                .iter()
+                .map(|n| {
+                    (
+                        format!("citus node {}:{}", n.host, n.port),
+                        citus::conninfo_of(n),
+                        n.group,
+                        format!("the Citus node {}:{} (group {})", n.host, n.port, n.group),
+                    )
+                })
+                .collect(),
+        )),
+        _ => None,
+    };
+    Facts {
+        node,
+        own,
+        subscriptions: judged_subscriptions(),
+        formation,
+    }
+}
+
+fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -> Judgement {
+    let own = facts.own;
+    let answer = |p: &chronoid_formats::node_ledger::Peer| policy::Answer {
+        node_id: p.node_id,
+        name: p.name.clone(),
+    };
+    let publishers: Vec<Publisher> = facts
+        .subscriptions
+        .iter()
+        .map(|sub| {
+            let key = key_of(sub);
+            Publisher {
+                subscription: sub.name.clone(),
+                enabled: sub.enabled,
+                remembered: ledger.remembered(&key, own).map(answer),
+                last: ledger
+                    .peers
+                    .iter()
+                    .find(|p| p.key == key)
+                    .map(|p| (answer(p), p.own_id)),
+                failed: failed.get(&key).cloned(),
+            }
+        })
+        .collect();
+    let mut found = vec![policy::judge_publishers(own, &publishers)];
+    if let Some((group, nodes)) = &facts.formation {
+        let nodes: Vec<FormationNode> = nodes
+            .iter()
+            .map(|(key, _, _, name)| FormationNode {
+                name: name.clone(),
+                remembered: ledger.remembered(key, own).map(answer),
+                failed: failed.get(key).cloned(),
+            })
+            .collect();
+        let me = format!("{}, group {group}", identity::describe(facts.node.source));
+        found.push(policy::judge_formation(own, &me, &nodes));
+    }
+    if let Some(message) = clash_known(own, ledger) {
+        found.push(Judgement::Refuse {
+            message,
+            hint: HINT.into(),
+        });
+    }
+    let refused = found.iter().find(|j| matches!(j, Judgement::Refuse { .. }));
+    let waiting = found.iter().find(|j| matches!(j, Judgement::Wait(_)));
+    refused.or(waiting).cloned().unwrap_or(Judgement::Mint)
+}
+
+/// Another server known (from the peers' answers, or because it asked
+/// this one) to mint with this server's id: a clash one or two servers
+/// away, which neither direct question sees; or a copy of this server
+/// (pg_basebackup, a standby promoted on its own) made active after it.
+fn clash_known(own_id: i32, ledger: &Ledger) -> Option<String> {
+    let own = super::instance::own(own_id);
+    let now = ledger::now_ms();
+    let k = ledger.clash(&own, now)?;
+    let heard = now.saturating_sub(k.seen_ms) / 1000;
+    Some(if k.system == own.system {
+        format!(
+            "a copy of this server (its system identifier {}, made active after this one) mints with this server's node id {}: \"{}\", which replicates with this server or with a server it replicates with (last heard of {heard} s ago)",
+            k.system, own.node_id, k.name
+        )
+    } else {
+        format!(
+            "this server's node id {} is also the node id of the server \"{}\" (system identifier {}), which replicates with this server or with a server it replicates with (last heard of {heard} s ago)",
+            own.node_id, k.name, k.system
+        )
+    })
+}
+
+fn publish(db: u32, epoch: u64, facts: &Facts, judgement: &Judgement) {
+    let (state, reason) = match judgement {
+        Judgement::Mint => (State::Allowed, String::new()),
+        Judgement::Wait(what) => (State::Pending, what.clone()),
+        Judgement::Refuse { message, hint } => (State::Refused, format!("{message}\0{hint}")),
+    };
+    let v = Verdict {
+        epoch: Verdict::epoch_of(epoch),
+        state,
+        node: facts.node.id,
+    };
+    verdict::publish(db, v, &reason, ledger::now_ms());
+}
+
+/// Judges database `db` (this process is connected to it) and publishes
+/// the verdict; `full`: asks every peer, not only those never heard under
+/// this server's id. Runs again while the configuration moves on.
+pub fn judge_database(db: u32, mut full: bool) {
+    let mut failed: HashMap<String, String> = HashMap::new();
+    loop {
+        let epoch = verdict::epoch();
+        // SAFETY: a transaction per judging, so that each reads the
+        // catalogs as they are now.
+        unsafe { pg_sys::StartTransactionCommand() };
+        let facts = gather();
+        let judgement = judge(&facts, &ledger::read(), &failed);
+        publish(db, epoch, &facts, &judgement);
+        let ledger = ledger::read();
+        let mut to_ask: Vec<(String, String, Option<i32>)> = facts
+            .subscriptions
+            .iter()
+            .filter(|s| s.enabled)
+            .map(|s| (key_of(s), s.conninfo.clone(), None))
+            .collect();
+        if let Some((_, nodes)) = &facts.formation {
+            to_ask.extend(
+                nodes
+                    .iter()
+                    .map(|(k, c, g, _)| (k.clone(), c.clone(), Some(*g))),
+            );
+        }
+        to_ask.retain(|(key, _, _)| full || ledger.remembered(key, facts.own).is_none());
+        if !to_ask.is_empty() {
+            let now = ledger::now_ms();
+            let appname = super::instance::appname(facts.own);
+            let mut answers: Vec<(String, Answer)> = Vec::new();
+            let mut formation_answers: Vec<(String, Answer)> = Vec::new();
+            for (key, conninfo, group) in &to_ask {
+                // A formation's nodes are all asked directly, and told
+                // nothing of who asks: they learn nothing of one another's
+                // ids for the mesh check.
+                let appname = if group.is_some() {
+                    "chronoid"
+                } else {
+                    appname.as_str()
+                };
+                match asking::ask(conninfo, appname, *group, now) {
+                    Ok(a) => {
+                        failed.remove(key);
+                        if group.is_some() {
+                            formation_answers.push((key.clone(), a));
+                        } else {
+                            answers.push((key.clone(), a));
+                        }
+                    }
+                    Err(why) => {
+                        let name = facts
+                            .subscriptions
+                            .iter()
+                            .find(|s| key_of(s) == *key)
+                            .map_or_else(
+                                || format!("the {}", key.replace("citus", "Citus")),
+                                |s| format!("the publisher of subscription \"{}\"", s.name),
+                            );
+                        // As an apply worker logs a publisher it cannot reach.
+                        pgrx::log!("chronoid: could not ask {name} for its node id: {why}");
+                        failed.insert(key.clone(), why);
+                    }
+                }
+            }
+            let subs = &facts.subscriptions;
+            asking::record(&answers, facts.own, true, now, |p| {
+                !p.key.starts_with("subscription ") || subs.iter().any(|s| key_of(s) == p.key)
+            });
+            let ledger = asking::record(&formation_answers, facts.own, false, now, |_| true);
+            publish(db, epoch, &facts, &judge(&facts, &ledger, &failed));
+        }
+        // SAFETY: the transaction started above.
+        unsafe { pg_sys::CommitTransactionCommand() };
+        if verdict::epoch() == epoch {
+            return;
+        }
+        full = false;
+    }
+}
