@@ -217,6 +217,79 @@ pub fn judge_formation(own: i32, me: &str, nodes: &[FormationNode]) -> Judgement
     waiting.map_or(Judgement::Mint, Judgement::Wait)
 }
 
+pub const HINT_CITUS_HOLDER: &str = "A node the formation no longer counts as its group's (removed, replaced by citus_update_node, or its group id given to another node) must not mint that group's IDs: stop it, or add it to the formation again (citus_add_node) and restart it; docs/across-servers.md, \"Refusals\".";
+
+/// What a Citus worker's coordinator says of the worker's group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holding {
+    /// The node it lists for the group is this one.
+    Holds,
+    /// It lists no node in the group (`citus_remove_node`).
+    NotListed,
+    /// It lists another server (`holder`: its address), or a copy of this
+    /// one (a standby promoted and made the node by `citus_update_node`).
+    Another { holder: String, copy: bool },
+}
+
+impl Holding {
+    /// As the ledger keeps it: a code in a peer's node id column.
+    pub fn code(&self) -> i32 {
+        match self {
+            Holding::Holds => 1,
+            Holding::NotListed => 2,
+            Holding::Another { copy: false, .. } => 3,
+            Holding::Another { copy: true, .. } => 4,
+        }
+    }
+
+    pub fn from_code(code: i32, holder: &str) -> Option<Holding> {
+        match code {
+            1 => Some(Holding::Holds),
+            2 => Some(Holding::NotListed),
+            3 | 4 => Some(Holding::Another {
+                holder: holder.into(),
+                copy: code == 4,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Judges whether this Citus worker, which reads group `group`, is still
+/// the node its coordinator (`coordinator`: its address) counts as that
+/// group's: by what the coordinator last said while this node had its
+/// present id (`holding`), or, never told, refused once asking failed.
+pub fn judge_holding(
+    group: i32,
+    coordinator: &str,
+    holding: Option<&Holding>,
+    failed: Option<&str>,
+) -> Judgement {
+    let message = match (holding, failed) {
+        (Some(Holding::Holds), _) => return Judgement::Mint,
+        (Some(Holding::NotListed), _) => format!(
+            "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists no node in group {group}: the node was removed from the formation"
+        ),
+        (Some(Holding::Another { holder, copy }), _) => format!(
+            "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists {holder} as the node of group {group}, {}",
+            if *copy {
+                "a copy of this node (a standby promoted and made the node)"
+            } else {
+                "another server"
+            }
+        ),
+        (None, Some(why)) => format!(
+            "could not ask the formation's coordinator ({coordinator}) which node holds Citus group {group} ({why}), and it has not said since this node has its present node id"
+        ),
+        (None, None) => {
+            return Judgement::Wait(format!(
+                "the formation's coordinator ({coordinator}) is being asked which node holds group {group}"
+            ))
+        }
+    };
+    Judgement::refuse(message, HINT_CITUS_HOLDER)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,5 +419,45 @@ mod tests {
             judge_formation(5, "x", &[node(None, None)]),
             Judgement::Wait(_)
         ));
+    }
+
+    #[test]
+    fn a_worker_the_coordinator_no_longer_counts_refuses() {
+        assert_eq!(
+            judge_holding(1, "c:1", Some(&Holding::Holds), Some("down")),
+            Judgement::Mint
+        );
+        assert!(
+            message(judge_holding(1, "c:1", Some(&Holding::NotListed), None))
+                .contains("lists no node in group 1")
+        );
+        let copy = Holding::Another {
+            holder: "h:2".into(),
+            copy: true,
+        };
+        assert!(message(judge_holding(1, "c:1", Some(&copy), None))
+            .contains("lists h:2 as the node of group 1, a copy of this node"));
+        assert!(message(judge_holding(1, "c:1", None, Some("down")))
+            .contains("could not ask the formation's coordinator (c:1)"));
+        assert!(matches!(
+            judge_holding(1, "c:1", None, None),
+            Judgement::Wait(_)
+        ));
+        for h in [
+            Holding::Holds,
+            Holding::NotListed,
+            copy,
+            Holding::Another {
+                holder: "x".into(),
+                copy: false,
+            },
+        ] {
+            let name = match &h {
+                Holding::Another { holder, .. } => holder.clone(),
+                _ => String::new(),
+            };
+            assert_eq!(Holding::from_code(h.code(), &name), Some(h));
+        }
+        assert_eq!(Holding::from_code(0, ""), None);
     }
 }

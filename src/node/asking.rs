@@ -14,10 +14,10 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use super::{identity, ledger};
+use super::{citus, identity, ledger};
 use crate::pg::remote;
 use chronoid_formats::node_id::{resolve, Node, UNSET};
-use chronoid_formats::node_judging::NO_CHRONOID;
+use chronoid_formats::node_judging::{Holding, NO_CHRONOID};
 use chronoid_formats::node_ledger::{read_answer, Known, Ledger, Peer, MAX_ANSWER_BYTES};
 
 /// The peer's `chronoid.node_id`, `chronoid.node_id_base` and what it
@@ -71,6 +71,41 @@ pub fn ask(conninfo: &str, appname: &str, group: Option<i32>, now: u64) -> Resul
         node_id,
         name,
         known,
+    })
+}
+
+/// Asks the formation's coordinator (`conninfo`) which node it counts as
+/// group `group`'s, then that node who it is: whether it is this server
+/// (`me`: its system identifier and rank), a copy of it, or another.
+pub fn ask_holding(
+    conninfo: &str,
+    group: i32,
+    me: (u64, u64),
+    now: u64,
+) -> Result<Holding, String> {
+    let query = format!(
+        "SELECT nodename, nodeport::text FROM pg_catalog.pg_dist_node \
+         WHERE groupid = {group} AND isactive AND noderole = 'primary' ORDER BY nodeid LIMIT 1"
+    );
+    let Some(row) = remote::first_row(conninfo, "chronoid", &query, 2)? else {
+        return Ok(Holding::NotListed);
+    };
+    let (Some(host), Some(port)) = (
+        row[0].clone(),
+        row[1].as_deref().and_then(|p| p.parse().ok()),
+    ) else {
+        return Err("an answer that is not a node".into());
+    };
+    let holder = citus::OtherNode { group, host, port };
+    let answer = ask(&citus::conninfo_of(&holder), "chronoid", None, now)
+        .map_err(|why| format!("the node it lists, {}:{}: {why}", holder.host, holder.port))?;
+    let itself = answer.known.first();
+    Ok(match itself.map(|k| (k.system, k.since)) {
+        Some(them) if them == me => Holding::Holds,
+        them => Holding::Another {
+            holder: format!("{}:{}", holder.host, holder.port),
+            copy: them.is_some_and(|(system, _)| system == me.0),
+        },
     })
 }
 

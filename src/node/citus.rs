@@ -190,6 +190,15 @@ pub fn other_nodes(my_group: i32) -> Vec<OtherNode> {
     })
 }
 
+/// The formation's coordinator as this node's `pg_dist_node` lists it
+/// (group 0), where this node is a worker that knows it.
+pub fn coordinator(my_group: i32) -> Option<OtherNode> {
+    if my_group == 0 {
+        return None;
+    }
+    other_nodes(my_group).into_iter().find(|n| n.group == 0)
+}
+
 /// How this backend would connect to another node as Citus does: its host
 /// and port, this database, this user, and `citus.node_conninfo`'s options.
 pub fn conninfo_of(node: &OtherNode) -> String {

@@ -27,7 +27,9 @@ use super::asking::{self, Answer};
 use super::{citus, identity, ledger, verdict};
 use crate::pg::subscriptions::{self, Subscription};
 use chronoid_formats::node_id::{Node, Source, UNSET};
-use chronoid_formats::node_judging::{self as policy, FormationNode, Judgement, Publisher, HINT};
+use chronoid_formats::node_judging::{
+    self as policy, FormationNode, Holding, Judgement, Publisher, HINT,
+};
 use chronoid_formats::node_ledger::Ledger;
 use chronoid_formats::node_verdict::{State, Verdict};
 
@@ -40,6 +42,14 @@ struct Facts {
     /// This node's Citus group and the formation's other nodes (key,
     /// conninfo, group, name), where this node's id is its own.
     formation: Option<(i32, Vec<(String, String, i32, String)>)>,
+    /// A Citus worker's group, its coordinator's conninfo and address: the
+    /// coordinator is asked which node holds the group.
+    holding: Option<(i32, String, String)>,
+}
+
+/// The ledger's key for what a worker's coordinator says of its group.
+fn holding_key(group: i32) -> String {
+    format!("citus holder of group {group}")
 }
 
 /// The ledger's key for a subscription's publisher.
@@ -80,11 +90,20 @@ fn gather() -> Facts {
         )),
         _ => None,
     };
+    let holding = citus::local_group().and_then(|group| {
+        let c = citus::coordinator(group)?;
+        Some((
+            group,
+            citus::conninfo_of(&c),
+            format!("{}:{}", c.host, c.port),
+        ))
+    });
     Facts {
         node,
         own,
         subscriptions: judged_subscriptions(),
         formation,
+        holding,
     }
 }
 
@@ -124,6 +143,18 @@ fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -> Ju
             .collect();
         let me = format!("{}, group {group}", identity::describe(facts.node.source));
         found.push(policy::judge_formation(own, &me, &nodes));
+    }
+    if let Some((group, _, coordinator)) = &facts.holding {
+        let key = holding_key(*group);
+        let said = ledger
+            .remembered(&key, own)
+            .and_then(|p| Holding::from_code(p.node_id, &p.name));
+        found.push(policy::judge_holding(
+            *group,
+            coordinator,
+            said.as_ref(),
+            failed.get(&key).map(String::as_str),
+        ));
     }
     if let Some(message) = clash_known(own, ledger) {
         found.push(Judgement::Refuse {
@@ -183,8 +214,29 @@ pub fn judge_database(db: u32, mut full: bool) {
         // catalogs as they are now.
         unsafe { pg_sys::StartTransactionCommand() };
         let facts = gather();
-        let judgement = judge(&facts, &ledger::read(), &failed);
-        publish(db, epoch, &facts, &judgement);
+        // What the ledger remembers lets callers mint at once; a refusal is
+        // made only on answers asked for now (a remembered answer may be a
+        // round old: the peer may have changed its id since), so callers
+        // wait while every peer is asked.
+        match judge(&facts, &ledger::read(), &failed) {
+            Judgement::Refuse { message, .. } => {
+                full = true;
+                // A refusal already published for this epoch stands while
+                // the peers are asked again.
+                let standing = verdict::word_of(db).is_some_and(|(v, _)| {
+                    v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
+                }) && verdict::reason_of(db).0 == message;
+                if !standing {
+                    publish(
+                        db,
+                        epoch,
+                        &facts,
+                        &Judgement::Wait(format!("asking the peers again, to confirm: {message}")),
+                    );
+                }
+            }
+            judgement => publish(db, epoch, &facts, &judgement),
+        }
         let ledger = ledger::read();
         let mut to_ask: Vec<(String, String, Option<i32>)> = facts
             .subscriptions
@@ -200,7 +252,10 @@ pub fn judge_database(db: u32, mut full: bool) {
             );
         }
         to_ask.retain(|(key, _, _)| full || ledger.remembered(key, facts.own).is_none());
-        if !to_ask.is_empty() {
+        let ask_holding = facts.holding.as_ref().filter(|(group, _, _)| {
+            full || ledger.remembered(&holding_key(*group), facts.own).is_none()
+        });
+        if !to_ask.is_empty() || ask_holding.is_some() {
             let now = ledger::now_ms();
             let appname = super::instance::appname(facts.own);
             let mut answers: Vec<(String, Answer)> = Vec::new();
@@ -235,6 +290,31 @@ pub fn judge_database(db: u32, mut full: bool) {
                         // As an apply worker logs a publisher it cannot reach.
                         pgrx::log!("chronoid: could not ask {name} for its node id: {why}");
                         failed.insert(key.clone(), why);
+                    }
+                }
+            }
+            if let Some((group, conninfo, coordinator)) = ask_holding {
+                let key = holding_key(*group);
+                let me = (super::instance::own_system(), super::instance::own_since());
+                match asking::ask_holding(conninfo, *group, me, now) {
+                    Ok(h) => {
+                        failed.remove(&key);
+                        let holder = match &h {
+                            Holding::Another { holder, .. } => holder.clone(),
+                            _ => String::new(),
+                        };
+                        formation_answers.push((
+                            key,
+                            Answer {
+                                node_id: h.code(),
+                                name: holder,
+                                known: Vec::new(),
+                            },
+                        ));
+                    }
+                    Err(why) => {
+                        pgrx::log!("chronoid: could not ask the Citus coordinator {coordinator} which node holds group {group}: {why}");
+                        failed.insert(key, why);
                     }
                 }
             }

@@ -28,7 +28,7 @@ use chronoid_formats::node_verdict::{State, Verdict};
 
 /// How often every peer is asked again: a peer's own change of node id is
 /// seen here within it.
-const ASK_EVERY: Duration = Duration::from_secs(15);
+const ASK_EVERY: Duration = Duration::from_secs(10);
 
 /// How soon a refusal (or a peer still unheard) is asked again.
 const ASK_AGAIN_AFTER_REFUSAL: Duration = Duration::from_secs(5);

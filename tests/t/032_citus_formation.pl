@@ -396,5 +396,61 @@ for my $t (qw(nanoflake uid60 caloriosa))
 		0, "$t: worker2's ids after the restart lie above every one it minted before");
 }
 
-$_->stop for formation_nodes($f);
+# A node the formation no longer counts as its group's stops, within its
+# peer worker's round (10 s) of asking the coordinator: one replaced by a
+# promoted copy of it (citus_update_node), one removed (citus_remove_node)
+# while it runs, and then its group id given to a new node.
+sub refused_within
+{
+	my ($node, $pattern, $name) = @_;
+	my $err = '';
+	my $t0 = Time::HiRes::time();
+	for (1 .. 120)
+	{
+		$err = query($node, 'SELECT gen_nanoflake()');
+		last if $err =~ $pattern;
+		usleep(250_000);
+	}
+	like($err, $pattern, $name);
+	note sprintf('%s: refused after %.1f s', $node->name, Time::HiRes::time() - $t0);
+	return;
+}
+
+$w1->backup('w1_copy');
+my $w1c = PostgreSQL::Test::Cluster->new('f_worker1_copy', install_path => $ENV{CHRONOID_PG_INSTALL});
+$w1c->init_from_backup($w1, 'w1_copy', has_streaming => 1);
+$w1c->start;
+$w1->wait_for_catchup($w1c);
+$w1c->promote;
+$w1c->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'the copy of worker1 was not promoted';
+my $pc = $w1c->port;
+coord("SELECT citus_update_node((SELECT nodeid FROM pg_dist_node WHERE nodeport = $p1), '127.0.0.1', $pc)");
+refused_within($w1,
+	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group 1, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$pc as the node of group 1, a copy of this node/,
+	'worker1 replaced by its promoted standby (citus_update_node): the old worker1, still running, refuses');
+is(query($w1c, 'SELECT nanoflake_generator(gen_nanoflake())'), $node_id{ $w1->name },
+	'while the promoted copy, now the node of group 1, mints with its id');
+$w1->restart;
+like(query($w1, 'SELECT gen_nanoflake()'), qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group 1, but .* a copy of this node/,
+	'and the old worker1 still refuses after a restart');
+$w1->stop;
+
+my $w4 = add_worker($f, 'worker4');
+my $g4 = group_id($w4);
+is(query($w4, 'SELECT nanoflake_generator(gen_nanoflake())'), $g4, "worker4 (group $g4) mints");
+coord('SELECT citus_remove_node(\'127.0.0.1\', ' . $w4->port . ')');
+refused_within($w4,
+	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists no node in group $g4/,
+	'worker4 removed (citus_remove_node) while it runs: it refuses');
+my $w5 = add_worker($f, 'worker5', group => $g4);
+is(group_id($w5), $g4, "worker5 added with worker4's group id $g4 (groupid =>)");
+is(query($w5, 'SELECT nanoflake_generator(gen_nanoflake())'), $g4, 'worker5 mints with it');
+my $p5 = $w5->port;
+refused_within($w4,
+	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$p5 as the node of group $g4, another server/,
+	'and the removed worker4 refuses, naming worker5');
+$w4->stop;
+$w1c->stop;
+
+$_->stop for grep { $_->name ne $w1->name && $_->name ne $w4->name } formation_nodes($f);
 done_testing();

@@ -76,10 +76,11 @@ sub _start_node
 # default); start_metadata_sync_to_node is for a formation set otherwise.
 sub _register
 {
-	my ($f, $node) = @_;
+	my ($f, $node, $group) = @_;
 	my $port = $node->port;
 	my $c = $f->{coordinator};
-	$c->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', $port)");
+	my $as = defined $group ? ", groupid => $group" : '';
+	$c->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', $port$as)");
 	$c->safe_psql('postgres', "SELECT start_metadata_sync_to_node('127.0.0.1', $port)")
 	  unless $c->safe_psql('postgres', "SELECT hasmetadata FROM pg_dist_node WHERE nodeport = $port") eq 't';
 	$c->poll_query_until('postgres',
@@ -117,14 +118,15 @@ sub citus_formation
 
 # A new worker, started and added to the formation (metadata synced); its
 # shards come only with a rebalance. %opts: conf (postgresql.conf text),
-# clock (start it under libfaketime).
+# clock (start it under libfaketime), group (the group id to give it, as
+# citus_add_node's groupid).
 sub add_worker
 {
 	my ($f, $role, %opts) = @_;
 	my $w = _start_node($f, $role, $opts{conf}, $opts{clock});
 	# What a test does with the node started but not yet in the formation.
 	$opts{before_add}->($w) if $opts{before_add};
-	_register($f, $w);
+	_register($f, $w, $opts{group});
 	push @{ $f->{workers} }, $w;
 	return $w;
 }
