@@ -322,9 +322,11 @@ pub fn judge_database(db: u32, mut full: bool) {
             asking::record(&answers, facts.own, true, now, |p| {
                 !p.key.starts_with("subscription ") || subs.iter().any(|s| key_of(s) == p.key)
             });
-            let ledger = asking::record(&formation_answers, facts.own, false, now, |_| true);
-            publish(db, epoch, &facts, &judge(&facts, &ledger, &failed));
+            asking::record(&formation_answers, facts.own, false, now, |_| true);
         }
+        // Published whatever was asked: a refusal waiting to be confirmed
+        // by peers that are not asked (a disabled subscription's) stands.
+        publish(db, epoch, &facts, &judge(&facts, &ledger::read(), &failed));
         // SAFETY: the transaction started above.
         unsafe { pg_sys::CommitTransactionCommand() };
         if verdict::epoch() == epoch {
