@@ -39,12 +39,20 @@ struct Facts {
     own: i32,
     /// The superuser-owned subscriptions of the server (every database's).
     subscriptions: Vec<Subscription>,
-    /// This node's Citus group and the formation's other nodes (key,
-    /// conninfo, group, name), where this node's id is its own.
-    formation: Option<(i32, Vec<(String, String, i32, String)>)>,
+    /// This node's Citus group and the formation's other nodes, where this
+    /// node's id is its own.
+    formation: Option<(i32, Vec<FormationPeer>)>,
     /// A Citus worker's group, its coordinator's conninfo and address: the
     /// coordinator is asked which node holds the group.
     holding: Option<(i32, String, String)>,
+}
+
+/// Another node of the formation, as the judge asks it.
+struct FormationPeer {
+    key: String,
+    conninfo: String,
+    group: i32,
+    name: String,
 }
 
 /// The ledger's key for what a worker's coordinator says of its group.
@@ -65,8 +73,18 @@ pub fn judged_subscriptions() -> Vec<Subscription> {
         .collect()
 }
 
-fn gather() -> Facts {
-    let node = identity::node_in_effect("chronoid's peer worker");
+/// The node id in effect here, or the error a caller would get.
+fn node_here() -> Result<Node, String> {
+    pgrx::PgTryBuilder::new(|| Ok(identity::node_in_effect("chronoid's peer worker")))
+        .catch_others(|e| match e {
+            pgrx::pg_sys::panic::CaughtError::PostgresError(r)
+            | pgrx::pg_sys::panic::CaughtError::ErrorReport(r) => Err(r.message().to_owned()),
+            other => other.rethrow(),
+        })
+        .execute()
+}
+
+fn gather(node: Node) -> Facts {
     let own = node.id.map_or(UNSET, i32::from);
     let own_id_asks = match node.source {
         Source::Setting => true,
@@ -78,13 +96,11 @@ fn gather() -> Facts {
             group,
             citus::other_nodes(group)
                 .iter()
-                .map(|n| {
-                    (
-                        format!("citus node {}:{}", n.host, n.port),
-                        citus::conninfo_of(n),
-                        n.group,
-                        format!("the Citus node {}:{} (group {})", n.host, n.port, n.group),
-                    )
+                .map(|n| FormationPeer {
+                    key: format!("citus node {}:{}", n.host, n.port),
+                    conninfo: citus::conninfo_of(n),
+                    group: n.group,
+                    name: format!("the Citus node {}:{} (group {})", n.host, n.port, n.group),
                 })
                 .collect(),
         )),
@@ -135,10 +151,10 @@ fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -> Ju
     if let Some((group, nodes)) = &facts.formation {
         let nodes: Vec<FormationNode> = nodes
             .iter()
-            .map(|(key, _, _, name)| FormationNode {
-                name: name.clone(),
-                remembered: ledger.remembered(key, own).map(answer),
-                failed: failed.get(key).cloned(),
+            .map(|n| FormationNode {
+                name: n.name.clone(),
+                remembered: ledger.remembered(&n.key, own).map(answer),
+                failed: failed.get(&n.key).cloned(),
             })
             .collect();
         let me = format!("{}, group {group}", identity::describe(facts.node.source));
@@ -213,7 +229,33 @@ pub fn judge_database(db: u32, mut full: bool) {
         // SAFETY: a transaction per judging, so that each reads the
         // catalogs as they are now.
         unsafe { pg_sys::StartTransactionCommand() };
-        let facts = gather();
+        let facts = match node_here() {
+            Ok(node) => gather(node),
+            Err(why) => {
+                // Callers raise the same error themselves, before they read
+                // a verdict: published only so that the worker does not
+                // start a judge again at once.
+                let node = Node {
+                    id: None,
+                    source: Source::Unset,
+                };
+                let facts = Facts {
+                    node,
+                    own: UNSET,
+                    subscriptions: Vec::new(),
+                    formation: None,
+                    holding: None,
+                };
+                let refusal = Judgement::Refuse {
+                    message: why,
+                    hint: String::new(),
+                };
+                publish(db, epoch, &facts, &refusal);
+                // SAFETY: the transaction started above, aborted after the error.
+                unsafe { pg_sys::AbortCurrentTransaction() };
+                return;
+            }
+        };
         // What the ledger remembers lets callers mint at once; a refusal is
         // made only on answers asked for now (a remembered answer may be a
         // round old: the peer may have changed its id since), so callers
@@ -248,7 +290,7 @@ pub fn judge_database(db: u32, mut full: bool) {
             to_ask.extend(
                 nodes
                     .iter()
-                    .map(|(k, c, g, _)| (k.clone(), c.clone(), Some(*g))),
+                    .map(|n| (n.key.clone(), n.conninfo.clone(), Some(n.group))),
             );
         }
         to_ask.retain(|(key, _, _)| full || ledger.remembered(key, facts.own).is_none());

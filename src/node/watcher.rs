@@ -127,8 +127,14 @@ fn look(warned: &mut HashSet<u32>) {
         }
     }
     warned.retain(|oid| subscriptions.iter().any(|s| s.oid == *oid));
+    // The slots before the catalog: a database a backend claimed a slot
+    // for was created before it connected, so before this scan.
+    let wanted = verdict::databases();
+    // SAFETY: a fresh catalog snapshot for the scan below, taken after the
+    // slots were read.
+    unsafe { pg_sys::InvalidateCatalogSnapshot() };
     let databases = crate::pg::catalog::database_oids();
-    for db in verdict::databases() {
+    for db in wanted {
         if !databases.contains(&db) {
             verdict::forget(db);
         }
