@@ -2,7 +2,9 @@
 # What keeping servers' node ids apart costs a caller (issues 42 and 48):
 # this tree against a base without the node checks (default 2fb533d, the
 # last commit before them), each built (release) and installed into a
-# private copy of one PostgreSQL. Servers, each with node id 1 (or its own):
+# private copy of one PostgreSQL. Servers, each with a node id of its own
+# (two servers that replicate from one publisher are known to each other
+# through it, and must differ):
 #
 #   base        the base, alone;
 #   alone       this tree, alone;
@@ -54,8 +56,8 @@ CITUS=("shared_preload_libraries = 'citus,chronoid'" "citus.local_hostname = '12
     "citus.node_conninfo = 'sslmode=disable'" "citus.enable_statistics_collection = off"
     "chronoid.node_id_base = 100")
 declare -A PG=([base]=base)
-declare -A CONF=([base]="chronoid.node_id = 1" [alone]="chronoid.node_id = 1" [sub1]="chronoid.node_id = 1"
-    [sub4]="chronoid.node_id = 1" [p1]="chronoid.node_id = 2" [p2]="chronoid.node_id = 3"
+declare -A CONF=([base]="chronoid.node_id = 1" [alone]="chronoid.node_id = 1" [sub1]="chronoid.node_id = 6"
+    [sub4]="chronoid.node_id = 7" [p1]="chronoid.node_id = 2" [p2]="chronoid.node_id = 3"
     [p3]="chronoid.node_id = 4" [p4]="chronoid.node_id = 5")
 SERVERS=(base alone sub1 sub4 p1 p2 p3 p4 citus w1 w2)
 for s in "${SERVERS[@]}"; do
@@ -77,7 +79,7 @@ for s in "${SERVERS[@]}"; do
 done
 # Only a table that carries nothing is replicated: the cost measured is
 # the checking, not the replication.
-subscribe() { q "$1" "CREATE SUBSCRIPTION from_$2 CONNECTION 'host=127.0.0.1 port=${PORT[$2]} user=postgres dbname=postgres' PUBLICATION mesh WITH (origin = none, copy_data = false)"; }
+subscribe() { q "$1" "CREATE SUBSCRIPTION ${1}_from_$2 CONNECTION 'host=127.0.0.1 port=${PORT[$2]} user=postgres dbname=postgres' PUBLICATION mesh WITH (origin = none, copy_data = false)"; }
 subscribe sub1 p1
 for p in p1 p2 p3 p4; do subscribe sub4 "$p"; done
 q citus "SELECT citus_set_coordinator_host('127.0.0.1', ${PORT[citus]})" >/dev/null

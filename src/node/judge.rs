@@ -232,140 +232,14 @@ pub fn judge_database(db: u32, mut full: bool) {
         let facts = match node_here() {
             Ok(node) => gather(node),
             Err(why) => {
-                // Callers raise the same error themselves, before they read
-                // a verdict: published only so that the worker does not
-                // start a judge again at once.
-                let node = Node {
-                    id: None,
-                    source: Source::Unset,
-                };
-                let facts = Facts {
-                    node,
-                    own: UNSET,
-                    subscriptions: Vec::new(),
-                    formation: None,
-                    holding: None,
-                };
-                let refusal = Judgement::Refuse {
-                    message: why,
-                    hint: String::new(),
-                };
-                publish(db, epoch, &facts, &refusal);
+                publish_unreadable(db, epoch, why);
                 // SAFETY: the transaction started above, aborted after the error.
                 unsafe { pg_sys::AbortCurrentTransaction() };
                 return;
             }
         };
-        // What the ledger remembers lets callers mint at once; a refusal is
-        // made only on answers asked for now (a remembered answer may be a
-        // round old: the peer may have changed its id since), so callers
-        // wait while every peer is asked.
-        match judge(&facts, &ledger::read(), &failed) {
-            Judgement::Refuse { message, .. } => {
-                full = true;
-                // A refusal already published for this epoch stands while
-                // the peers are asked again.
-                let standing = verdict::word_of(db).is_some_and(|(v, _)| {
-                    v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
-                }) && verdict::reason_of(db).0 == message;
-                if !standing {
-                    publish(
-                        db,
-                        epoch,
-                        &facts,
-                        &Judgement::Wait(format!("asking the peers again, to confirm: {message}")),
-                    );
-                }
-            }
-            judgement => publish(db, epoch, &facts, &judgement),
-        }
-        let ledger = ledger::read();
-        let mut to_ask: Vec<(String, String, Option<i32>)> = facts
-            .subscriptions
-            .iter()
-            .filter(|s| s.enabled)
-            .map(|s| (key_of(s), s.conninfo.clone(), None))
-            .collect();
-        if let Some((_, nodes)) = &facts.formation {
-            to_ask.extend(
-                nodes
-                    .iter()
-                    .map(|n| (n.key.clone(), n.conninfo.clone(), Some(n.group))),
-            );
-        }
-        to_ask.retain(|(key, _, _)| full || ledger.remembered(key, facts.own).is_none());
-        let ask_holding = facts.holding.as_ref().filter(|(group, _, _)| {
-            full || ledger.remembered(&holding_key(*group), facts.own).is_none()
-        });
-        if !to_ask.is_empty() || ask_holding.is_some() {
-            let now = ledger::now_ms();
-            let appname = super::instance::appname(facts.own);
-            let mut answers: Vec<(String, Answer)> = Vec::new();
-            let mut formation_answers: Vec<(String, Answer)> = Vec::new();
-            for (key, conninfo, group) in &to_ask {
-                // A formation's nodes are all asked directly, and told
-                // nothing of who asks: they learn nothing of one another's
-                // ids for the mesh check.
-                let appname = if group.is_some() {
-                    "chronoid"
-                } else {
-                    appname.as_str()
-                };
-                match asking::ask(conninfo, appname, *group, now) {
-                    Ok(a) => {
-                        failed.remove(key);
-                        if group.is_some() {
-                            formation_answers.push((key.clone(), a));
-                        } else {
-                            answers.push((key.clone(), a));
-                        }
-                    }
-                    Err(why) => {
-                        let name = facts
-                            .subscriptions
-                            .iter()
-                            .find(|s| key_of(s) == *key)
-                            .map_or_else(
-                                || format!("the {}", key.replace("citus", "Citus")),
-                                |s| format!("the publisher of subscription \"{}\"", s.name),
-                            );
-                        // As an apply worker logs a publisher it cannot reach.
-                        pgrx::log!("chronoid: could not ask {name} for its node id: {why}");
-                        failed.insert(key.clone(), why);
-                    }
-                }
-            }
-            if let Some((group, conninfo, coordinator)) = ask_holding {
-                let key = holding_key(*group);
-                let me = (super::instance::own_system(), super::instance::own_since());
-                match asking::ask_holding(conninfo, *group, me, now) {
-                    Ok(h) => {
-                        failed.remove(&key);
-                        let holder = match &h {
-                            Holding::Another { holder, .. } => holder.clone(),
-                            _ => String::new(),
-                        };
-                        formation_answers.push((
-                            key,
-                            Answer {
-                                node_id: h.code(),
-                                name: holder,
-                                known: Vec::new(),
-                            },
-                        ));
-                    }
-                    Err(why) => {
-                        pgrx::log!("chronoid: could not ask the Citus coordinator {coordinator} which node holds group {group}: {why}");
-                        failed.insert(key, why);
-                    }
-                }
-            }
-            let subs = &facts.subscriptions;
-            asking::record(&answers, facts.own, true, now, |p| {
-                !p.key.starts_with("subscription ") || subs.iter().any(|s| key_of(s) == p.key)
-            });
-            asking::record(&formation_answers, facts.own, false, now, |_| true);
-        }
+        full |= publish_first(db, epoch, &facts, &failed);
+        ask_peers(&facts, full, &mut failed);
         // Published whatever was asked: a refusal waiting to be confirmed
         // by peers that are not asked (a disabled subscription's) stands.
         publish(db, epoch, &facts, &judge(&facts, &ledger::read(), &failed));
@@ -376,4 +250,140 @@ pub fn judge_database(db: u32, mut full: bool) {
         }
         full = false;
     }
+}
+
+/// The node id in effect cannot be read here: callers raise the same
+/// error themselves, before they read a verdict; published only so that
+/// the worker does not start a judge again at once.
+fn publish_unreadable(db: u32, epoch: u64, why: String) {
+    let facts = Facts {
+        node: Node {
+            id: None,
+            source: Source::Unset,
+        },
+        own: UNSET,
+        subscriptions: Vec::new(),
+        formation: None,
+        holding: None,
+    };
+    let refusal = Judgement::Refuse {
+        message: why,
+        hint: String::new(),
+    };
+    publish(db, epoch, &facts, &refusal);
+}
+
+/// Publishes what the ledger remembers, so that callers mint at once; a
+/// refusal is made only on answers asked for now (a remembered answer may
+/// be a round old: the peer may have changed its id since), so callers
+/// wait while every peer is asked: `true` then.
+fn publish_first(db: u32, epoch: u64, facts: &Facts, failed: &HashMap<String, String>) -> bool {
+    match judge(facts, &ledger::read(), failed) {
+        Judgement::Refuse { message, .. } => {
+            // A refusal already published for this epoch stands while the
+            // peers are asked again.
+            let standing = verdict::word_of(db).is_some_and(|(v, _)| {
+                v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
+            }) && verdict::reason_of(db).0 == message;
+            if !standing {
+                let wait = format!("asking the peers again, to confirm: {message}");
+                publish(db, epoch, facts, &Judgement::Wait(wait));
+            }
+            true
+        }
+        judgement => {
+            publish(db, epoch, facts, &judgement);
+            false
+        }
+    }
+}
+
+/// Asks the peers never heard under this server's present id (every peer
+/// where `full`), and records their answers; `failed` keeps why each peer
+/// that could not be asked could not.
+fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) {
+    let ledger = ledger::read();
+    let due = |key: &str| full || ledger.remembered(key, facts.own).is_none();
+    let mut to_ask: Vec<(String, String, Option<i32>)> = facts
+        .subscriptions
+        .iter()
+        .filter(|s| s.enabled)
+        .map(|s| (key_of(s), s.conninfo.clone(), None))
+        .collect();
+    if let Some((_, nodes)) = &facts.formation {
+        to_ask.extend(
+            nodes
+                .iter()
+                .map(|n| (n.key.clone(), n.conninfo.clone(), Some(n.group))),
+        );
+    }
+    to_ask.retain(|(key, _, _)| due(key));
+    let holding = facts
+        .holding
+        .as_ref()
+        .filter(|(group, _, _)| due(&holding_key(*group)));
+    if to_ask.is_empty() && holding.is_none() {
+        return;
+    }
+    let now = ledger::now_ms();
+    let appname = super::instance::appname(facts.own);
+    let mut answers: Vec<(String, Answer)> = Vec::new();
+    let mut formation_answers: Vec<(String, Answer)> = Vec::new();
+    for (key, conninfo, group) in &to_ask {
+        // A formation's nodes are all asked directly, and told nothing of
+        // who asks: they learn nothing of one another's ids for the mesh
+        // check.
+        let appname = if group.is_some() {
+            "chronoid"
+        } else {
+            appname.as_str()
+        };
+        match asking::ask(conninfo, appname, *group, now) {
+            Ok(a) if group.is_some() => formation_answers.push((key.clone(), a)),
+            Ok(a) => answers.push((key.clone(), a)),
+            Err(why) => {
+                let name = facts
+                    .subscriptions
+                    .iter()
+                    .find(|s| key_of(s) == *key)
+                    .map_or_else(
+                        || format!("the {}", key.replace("citus", "Citus")),
+                        |s| format!("the publisher of subscription \"{}\"", s.name),
+                    );
+                // As an apply worker logs a publisher it cannot reach.
+                pgrx::log!("chronoid: could not ask {name} for its node id: {why}");
+                failed.insert(key.clone(), why);
+            }
+        }
+    }
+    if let Some((group, conninfo, coordinator)) = holding {
+        let key = holding_key(*group);
+        let me = (super::instance::own_system(), super::instance::own_since());
+        match asking::ask_holding(conninfo, *group, me, now) {
+            Ok(h) => {
+                let holder = match &h {
+                    Holding::Another { holder, .. } => holder.clone(),
+                    _ => String::new(),
+                };
+                let answer = Answer {
+                    node_id: h.code(),
+                    name: holder,
+                    known: Vec::new(),
+                };
+                formation_answers.push((key, answer));
+            }
+            Err(why) => {
+                pgrx::log!("chronoid: could not ask the Citus coordinator {coordinator} which node holds group {group}: {why}");
+                failed.insert(key, why);
+            }
+        }
+    }
+    for (key, _) in answers.iter().chain(&formation_answers) {
+        failed.remove(key);
+    }
+    let subs = &facts.subscriptions;
+    asking::record(&answers, facts.own, true, now, |p| {
+        !p.key.starts_with("subscription ") || subs.iter().any(|s| key_of(s) == p.key)
+    });
+    asking::record(&formation_answers, facts.own, false, now, |_| true);
 }
