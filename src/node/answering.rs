@@ -116,8 +116,24 @@ fn answer() -> Result<String, String> {
     };
     let ledger = match asked_by {
         Some(k) if (k.system, k.since) != (own.system, own.since) => {
-            let (ledger, written) = update(|l| l.note_known(k));
+            // A server that asks with this server's id: this server's
+            // peer worker judges again at once, rather than at its next
+            // round (two servers given one id at once both refuse now).
+            // Only news: a known clash asked again must not set two
+            // servers asking each other in a loop.
+            let mut news = false;
+            let clash = own.node_id >= 0 && k.node_id == own.node_id;
+            let (ledger, written) = update(|l| {
+                news = !l
+                    .known
+                    .iter()
+                    .any(|o| (o.system, o.since, o.node_id) == (k.system, k.since, k.node_id));
+                l.note_known(k)
+            });
             written?;
+            if clash && news {
+                super::verdict::configuration_changed();
+            }
             ledger
         }
         _ => read(),
