@@ -103,6 +103,13 @@ for my $name (qw(east west))
 	like(gen_error($n{$name}, 'gen_nanoflake'), qr/HINT:  Give every server whose IDs meet its own chronoid.node_id/,
 		'and the hint says what to do');
 }
+# A subscription's name is the DBA's to choose: one named as Citus names
+# its own (citus_…) is judged as any other.
+$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_west RENAME TO citus_shard_move_subscription_10');
+like(gen_error($n{east}, 'gen_nanoflake'),
+	qr/55000: gen_nanoflake\(\) refuses: this server's node id 5 is also the node id of the publisher of subscription "citus_shard_move_subscription_10"/,
+	'east, its subscription renamed citus_…: still refused');
+$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION citus_shard_move_subscription_10 RENAME TO from_west');
 for my $name (qw(east west))
 {
 	my ($ret, $out, $err) = $n{$name}->psql('postgres', "INSERT INTO t (via) VALUES ('$name')");
