@@ -90,7 +90,6 @@ pub extern "C-unwind" fn _PG_init() {
     durable::reserver::register_worker();
     node::instance::request_shmem();
     node::verdict::request_shmem();
-    node::verdict::register_callbacks();
     node::watcher::register_worker();
     // After every `pg_shmem_init!` above, so that it runs after their hooks
     // and fills what they placed: reads `chronoid.marks`, resumes tickers.

@@ -99,15 +99,13 @@ fn register_callback() {
     unsafe { pg_sys::CacheRegisterRelcacheCallback(Some(on_relcache), pg_sys::Datum::from(0)) };
 }
 
-/// A relcache invalidation: forget the group id, and tell the peer worker
-/// the formation changed, if it names either table (or every relation).
-/// Raises nothing, as a callback must not.
+/// A relcache invalidation: forget the group id if it names either table
+/// (or every relation). Raises nothing, as a callback must not.
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
     if relid == pg_sys::InvalidOid || relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
     {
         KNOWN.group.set(None);
-        super::verdict::configuration_changed();
     }
 }
 
@@ -158,6 +156,11 @@ fn unknown_group(why: &str) -> ! {
         format!("this node's Citus group id, which chronoid takes as its node id, cannot be read: {why}"),
         "Finish Citus's set-up (after a pg_upgrade: SELECT citus_finish_pg_upgrade()), or set chronoid.node_id for this server in postgresql.conf.",
     )
+}
+
+/// Whether `relid` is one of the formation's tables this backend read.
+pub fn is_formation_table(relid: pg_sys::Oid) -> bool {
+    relid == KNOWN.table.get() || relid == KNOWN.nodes_table.get()
 }
 
 /// Another node of the formation, as `pg_dist_node` lists it.

@@ -45,6 +45,8 @@ struct Facts {
     /// A Citus worker's group, its coordinator's conninfo and address: the
     /// coordinator is asked which node holds the group.
     holding: Option<(i32, String, String)>,
+    /// What this judging rests on (`configuration::fingerprint`).
+    fingerprint: u64,
 }
 
 /// Another node of the formation, as the judge asks it.
@@ -120,6 +122,7 @@ fn gather(node: Node) -> Facts {
         subscriptions: judged_subscriptions(),
         formation,
         holding,
+        fingerprint: super::configuration::fingerprint(),
     }
 }
 
@@ -216,7 +219,7 @@ fn publish(db: u32, epoch: u64, facts: &Facts, judgement: &Judgement) {
         state,
         node: facts.node.id,
     };
-    verdict::publish(db, v, &reason, ledger::now_ms());
+    verdict::publish(db, v, &reason, ledger::now_ms(), facts.fingerprint);
 }
 
 /// Judges database `db` (this process is connected to it) and publishes
@@ -224,6 +227,7 @@ fn publish(db: u32, epoch: u64, facts: &Facts, judgement: &Judgement) {
 /// this server's id. Runs again while the configuration moves on.
 pub fn judge_database(db: u32, mut full: bool) {
     let mut failed: HashMap<String, String> = HashMap::new();
+    let mut first = true;
     loop {
         let epoch = verdict::epoch();
         // SAFETY: a transaction per judging, so that each reads the
@@ -238,7 +242,10 @@ pub fn judge_database(db: u32, mut full: bool) {
                 return;
             }
         };
-        full |= publish_first(db, epoch, &facts, &failed);
+        // Past the first judging, every answer was asked for moments ago.
+        if first {
+            full |= publish_first(db, epoch, &facts, &failed);
+        }
         ask_peers(&facts, full, &mut failed);
         // Published whatever was asked: a refusal waiting to be confirmed
         // by peers that are not asked (a disabled subscription's) stands.
@@ -249,6 +256,7 @@ pub fn judge_database(db: u32, mut full: bool) {
             return;
         }
         full = false;
+        first = false;
     }
 }
 
@@ -265,6 +273,7 @@ fn publish_unreadable(db: u32, epoch: u64, why: String) {
         subscriptions: Vec::new(),
         formation: None,
         holding: None,
+        fingerprint: 0,
     };
     let refusal = Judgement::Refuse {
         message: why,
@@ -303,7 +312,11 @@ fn publish_first(db: u32, epoch: u64, facts: &Facts, failed: &HashMap<String, St
 /// that could not be asked could not.
 fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) {
     let ledger = ledger::read();
-    let due = |key: &str| full || ledger.remembered(key, facts.own).is_none();
+    // Not a peer this judge could not ask moments ago: it is asked again
+    // at the next full round, not at every change.
+    let due = |key: &str| {
+        full || (ledger.remembered(key, facts.own).is_none() && !failed.contains_key(key))
+    };
     let mut to_ask: Vec<(String, String, Option<i32>)> = facts
         .subscriptions
         .iter()

@@ -7,6 +7,7 @@
 //!   generator, and where it came from;
 //! - `citus`: the Citus group id of this node, read from the formation's
 //!   own catalog and kept until Citus changes it;
+//! - `configuration`: what a verdict rests on, as one number;
 //! - `verdict`: whether this server may mint, one verdict per database in
 //!   shared memory, read by every counter generator with one word;
 //! - `watcher`: the peer worker, which keeps the verdicts, starting a
@@ -27,6 +28,7 @@
 pub mod answering;
 pub mod asking;
 pub mod citus;
+pub mod configuration;
 pub mod identity;
 pub mod instance;
 pub mod judge;

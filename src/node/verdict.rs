@@ -6,11 +6,11 @@
 //! effect) wakes the worker and waits for one, at most
 //! `WAIT_FOR_VERDICT_MS`, never for a peer.
 //!
-//! The configuration epoch moves on whenever a process sees a change that
-//! a verdict rests on (`configuration_changed`): a subscription created,
-//! altered or dropped (a syscache callback every process of the server
-//! registers at start), the Citus formation's tables (`citus.rs`), a
-//! reload that changes the node id (the worker).
+//! The configuration epoch moves on when a caller finds that what a
+//! verdict rests on (`configuration.rs`: the subscriptions, the Citus
+//! formation) differs from what its database's verdict was judged on, which
+//! it looks at on its first call and after each change it is told of; and
+//! when the worker reads a reload that changes the node id.
 //!
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
@@ -40,6 +40,8 @@ struct Slot {
     word: AtomicU64,
     /// When (unix ms) the worker last confirmed the verdict.
     confirmed_ms: AtomicU64,
+    /// What it was judged on (`configuration::fingerprint`).
+    judged: AtomicU64,
     /// A refusal's message and hint, or what a pending verdict waits for,
     /// split by a NUL.
     reason: SharedText<1536>,
@@ -75,6 +77,7 @@ pub fn request_shmem() {
                     db: AtomicU32::new(0),
                     word: AtomicU64::new(NO_VERDICT),
                     confirmed_ms: AtomicU64::new(0),
+                    judged: AtomicU64::new(0),
                     reason: SharedText::new(),
                 }
             }; MAX_DATABASES],
@@ -85,10 +88,6 @@ pub fn request_shmem() {
 thread_local! {
     /// This backend's database's slot, once found.
     static MY_SLOT: Cell<Option<usize>> = const { Cell::new(None) };
-    /// Set in chronoid's own workers, whose catalog reads are the
-    /// judging's: a change they see was seen by a caller first, or is
-    /// judged already.
-    static IN_WORKER: Cell<bool> = const { Cell::new(false) };
 }
 
 pub fn is_preloaded() -> bool {
@@ -97,7 +96,7 @@ pub fn is_preloaded() -> bool {
 
 /// A change a verdict rests on: every verdict made before is out of date.
 pub fn configuration_changed() {
-    if !is_preloaded() || IN_WORKER.get() {
+    if !is_preloaded() {
         return;
     }
     shared().epoch.fetch_add(1, Ordering::AcqRel);
@@ -111,11 +110,6 @@ pub fn worker_saw_change() {
 
 pub fn epoch() -> u64 {
     shared().epoch.load(Ordering::Acquire)
-}
-
-/// In chronoid's own workers, at start.
-pub fn mark_worker() {
-    IN_WORKER.set(true);
 }
 
 pub fn wake_worker_now() {
@@ -202,12 +196,14 @@ pub fn word_of(db: u32) -> Option<(Verdict, u64)> {
         })
 }
 
-/// The worker publishes its verdict on `db`, made for `epoch`.
-pub fn publish(db: u32, verdict: Verdict, reason: &str, now_ms: u64) {
+/// The worker publishes its verdict on `db`, made for `epoch` on what
+/// `judged` (`configuration::fingerprint`) says.
+pub fn publish(db: u32, verdict: Verdict, reason: &str, now_ms: u64, judged: u64) {
     let Some(i) = slot_of(db) else { return };
     let sl = &shared().slots[i];
     // The reason first: a caller that reads the new word finds it.
     sl.reason.set(reason);
+    sl.judged.store(judged, Ordering::Release);
     sl.confirmed_ms.store(now_ms, Ordering::Release);
     sl.word.store(verdict.to_word(), Ordering::Release);
 }
@@ -250,6 +246,13 @@ pub fn require_mint(function: &str, node: Option<u16>) {
         }
     };
     let sl = &shared().slots[slot];
+    // A change this backend was told of (or its first call): judged again
+    // only if what the verdict rests on differs from what it was judged on.
+    if super::configuration::take_changed()
+        && super::configuration::fingerprint() != sl.judged.load(Ordering::Acquire)
+    {
+        configuration_changed();
+    }
     let word = sl.word.load(Ordering::Acquire);
     match Verdict::reading(word, epoch(), node) {
         Reading::Mint => {}
@@ -348,16 +351,4 @@ fn refuse_reload(function: &str, mine: Option<u16>, now: Option<u16>) -> ! {
         ),
         "Run the statement again: a new statement takes the new node id.",
     )
-}
-
-/// A subscription changed (in any database: `pg_subscription` is shared).
-#[pgrx::pg_guard]
-unsafe extern "C-unwind" fn on_subscription_change(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
-    configuration_changed();
-}
-
-/// From `_PG_init` while preloading: every process of the server inherits
-/// the callback, so that whichever sees a change first moves the epoch on.
-pub fn register_callbacks() {
-    crate::pg::subscriptions::on_change(on_subscription_change);
 }

@@ -33,6 +33,10 @@ const ASK_EVERY: Duration = Duration::from_secs(10);
 /// How soon a refusal (or a peer still unheard) is asked again.
 const ASK_AGAIN_AFTER_REFUSAL: Duration = Duration::from_secs(5);
 
+/// How long a judge behind the epoch may go on before it is stopped (one
+/// that is about to finish is left to).
+const STOP_JUDGE_BEHIND_AFTER: Duration = Duration::from_millis(200);
+
 /// How often the worker looks, when nothing wakes it.
 const LOOK_EVERY_MS: u64 = 1_000;
 
@@ -54,13 +58,13 @@ pub fn register_worker() {
 #[no_mangle]
 pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
     crate::pg::worker::set_signal_handlers(false);
-    verdict::mark_worker();
     // SAFETY: the shared catalogs, with no database.
     unsafe { pg_sys::BackgroundWorkerInitializeConnection(std::ptr::null(), std::ptr::null(), 0) };
     // SAFETY: this process's latch and pid, for callers to wake it.
     unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
     let mut settings = identity::settings();
-    let mut judges: HashMap<u32, DynamicBackgroundWorker> = HashMap::new();
+    // Each running judge, with the epoch it was started under.
+    let mut judges: HashMap<u32, (DynamicBackgroundWorker, u32, Instant)> = HashMap::new();
     let mut last_full: HashMap<u32, Instant> = HashMap::new();
     let mut warned: HashSet<u32> = HashSet::new();
     loop {
@@ -73,12 +77,31 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
             verdict::worker_saw_change();
         }
         look(&mut warned);
-        judges.retain(|_, j| {
+        judges.retain(|_, (j, _, _)| {
             matches!(
                 j.pid(),
                 Ok(_) | Err(pgrx::bgworkers::BackgroundWorkerStatus::NotYetStarted)
             )
         });
+        // A judge still asking a peer under an epoch that has moved on is
+        // stopped, so that callers waiting on the new configuration wait
+        // for a new judge, never for a peer the old one waits on.
+        let now_epoch = Verdict::epoch_of(verdict::epoch());
+        let behind: Vec<u32> = judges
+            .iter()
+            .filter(|(_, (_, e, started))| {
+                *e != now_epoch && started.elapsed() > STOP_JUDGE_BEHIND_AFTER
+            })
+            .map(|(db, _)| *db)
+            .collect();
+        for db in behind {
+            if let Some((j, _, _)) = judges.remove(&db) {
+                // It ends at its next interrupt check (its wait on the
+                // peer's socket checks at once): two judges of one
+                // database never publish at once.
+                let _ = j.terminate().wait_for_shutdown();
+            }
+        }
         let epoch = Verdict::epoch_of(verdict::epoch());
         for db in verdict::databases() {
             if judges.contains_key(&db) {
@@ -97,7 +120,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
                 continue;
             }
             if let Some(j) = start_judge(db, full) {
-                judges.insert(db, j);
+                judges.insert(db, (j, epoch, Instant::now()));
                 if full {
                     last_full.insert(db, Instant::now());
                 }
@@ -165,7 +188,6 @@ fn start_judge(db: u32, full: bool) -> Option<DynamicBackgroundWorker> {
 #[no_mangle]
 pub extern "C-unwind" fn chronoid_peer_judge_main(arg: pg_sys::Datum) {
     crate::pg::worker::set_signal_handlers(false);
-    verdict::mark_worker();
     let db = arg.value() as u32;
     let full = (arg.value() >> 32) & 1 == 1;
     // SAFETY: a database that wanted a verdict a moment ago (gone: the
