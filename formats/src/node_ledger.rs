@@ -212,11 +212,16 @@ impl Ledger {
         }
     }
 
-    /// Drops what is no longer known; `true` if anything was.
-    pub fn forget_old(&mut self, now: u64) -> bool {
+    /// Drops what is no longer known; `true` if anything was. A server
+    /// known with this server's own id (`own_id`) is kept however long ago
+    /// it was heard of: a clash is forgotten only on fresher news of that
+    /// server (another id), never by time, since the peers that told of it
+    /// may be out of reach while both servers' rows still meet.
+    pub fn forget_old(&mut self, now: u64, own_id: i32) -> bool {
         let before = self.known.len();
-        self.known
-            .retain(|k| now.saturating_sub(k.seen_ms) < KNOWN_FOR_MS);
+        self.known.retain(|k| {
+            now.saturating_sub(k.seen_ms) < KNOWN_FOR_MS || (own_id >= 0 && k.node_id == own_id)
+        });
         self.known.len() != before
     }
 
@@ -241,7 +246,10 @@ impl Ledger {
         let heard = self
             .known
             .iter()
-            .filter(|k| now.saturating_sub(k.seen_ms) < KNOWN_FOR_MS)
+            .filter(|k| {
+                now.saturating_sub(k.seen_ms) < KNOWN_FOR_MS
+                    || (own.node_id >= 0 && k.node_id == own.node_id)
+            })
             .map(|k| (k.clone(), false));
         // By server, in one pass: an answer may name up to MAX_KNOWN.
         let mut out: Vec<(Known, bool)> = Vec::new();
@@ -525,11 +533,14 @@ mod tests {
             "a new id is written at once"
         );
         assert_eq!(l.known[0].node_id, 2);
-        // Known until KNOWN_FOR_MS after it last spoke, not a moment past.
-        assert!(l.clash(&me(2), 1_001 + KNOWN_FOR_MS - 1).is_some());
-        assert!(l.clash(&me(2), 1_001 + KNOWN_FOR_MS).is_none());
-        assert!(!l.forget_old(1_001 + KNOWN_FOR_MS - 1));
-        assert!(l.forget_old(1_001 + KNOWN_FOR_MS));
+        // Known until KNOWN_FOR_MS after it last spoke, not a moment past,
+        // unless it has this server's id: a clash is never forgotten by time.
+        assert!(l.clash(&me(2), 1_001 + 10 * KNOWN_FOR_MS).is_some());
+        assert!(!l.forget_old(1_001 + 10 * KNOWN_FOR_MS, 2));
+        assert_eq!(l.known_now(&me(3), 1_001 + KNOWN_FOR_MS - 1).len(), 1);
+        assert!(l.known_now(&me(3), 1_001 + KNOWN_FOR_MS).is_empty());
+        assert!(!l.forget_old(1_001 + KNOWN_FOR_MS - 1, 3));
+        assert!(l.forget_old(1_001 + KNOWN_FOR_MS, 3));
         assert!(l.known.is_empty());
     }
 

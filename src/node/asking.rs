@@ -110,13 +110,13 @@ pub fn ask_holding(
 }
 
 /// Records answers (by the ledger's key of each peer) asked while this
-/// server had `own`, what they know learnt where `learn` (a Citus node's
-/// is not: the formation's ids are all asked directly); forgets the peers
-/// `keep` says are gone. The ledger as it now is.
+/// server had `own`, what each knows learnt where its flag says (a Citus
+/// node's is not: the formation's ids are all asked directly); forgets the
+/// peers `keep` says are gone. The ledger as it now is (with the answers,
+/// even where the file could not be written).
 pub fn record(
-    answers: &[(String, Answer)],
+    answers: &[(String, Answer, bool)],
     own: i32,
-    learn: bool,
     now: u64,
     keep: impl Fn(&Peer) -> bool,
 ) -> Ledger {
@@ -130,7 +130,8 @@ pub fn record(
     let me = (super::instance::own_system(), super::instance::own_since());
     ledger::update(|l| {
         let mut changed = l.keep_peers(&keep);
-        for (key, answer) in answers {
+        for (key, answer, learn) in answers {
+            let learn = *learn;
             let itself = answer.known.first();
             changed |= l.note_peer(Peer {
                 key: key.clone(),
@@ -146,11 +147,14 @@ pub fn record(
                     answer.name.clone()
                 },
             });
+            // What it knows, not itself: it is its peer entry, passed on
+            // while the subscription is there and forgotten with it.
             if learn {
                 changed |= l.note_known_all(
                     answer
                         .known
                         .iter()
+                        .skip(1)
                         .filter(|k| (k.system, k.since) != me)
                         .cloned(),
                 );

@@ -62,9 +62,14 @@ fn holding_key(group: i32) -> String {
     format!("citus holder of group {group}")
 }
 
-/// The ledger's key for a subscription's publisher.
+/// The ledger's key for a subscription's publisher: its oid and its
+/// connection string, so that a subscription pointed at another server
+/// (`ALTER SUBSCRIPTION ... CONNECTION`) has a publisher never heard.
 fn key_of(sub: &Subscription) -> String {
-    format!("subscription {}", sub.oid)
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    sub.conninfo.hash(&mut h);
+    format!("subscription {} {:016x}", sub.oid, h.finish())
 }
 
 /// The subscriptions a judge weighs: those a superuser owns.
@@ -165,8 +170,12 @@ fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -> Ju
     }
     if let Some((group, _, coordinator)) = &facts.holding {
         let key = holding_key(*group);
+        // Said of this very instance: a copy (a standby promoted) carries
+        // its primary's ledger, and must ask for itself.
+        let me = (super::instance::own_system(), super::instance::own_since());
         let said = ledger
             .remembered(&key, own)
+            .filter(|p| (p.system, p.since) == me)
             .and_then(|p| Holding::from_code(p.node_id, &p.name));
         found.push(policy::judge_holding(
             *group,
@@ -246,10 +255,11 @@ pub fn judge_database(db: u32, mut full: bool) {
         if first {
             full |= publish_first(db, epoch, &facts, &failed);
         }
-        ask_peers(&facts, full, &mut failed);
+        // The ledger with the answers, even where it could not be written.
+        let ledger = ask_peers(&facts, full, &mut failed);
         // Published whatever was asked: a refusal waiting to be confirmed
         // by peers that are not asked (a disabled subscription's) stands.
-        publish(db, epoch, &facts, &judge(&facts, &ledger::read(), &failed));
+        publish(db, epoch, &facts, &judge(&facts, &ledger, &failed));
         // SAFETY: the transaction started above.
         unsafe { pg_sys::CommitTransactionCommand() };
         if verdict::epoch() == epoch {
@@ -310,7 +320,7 @@ fn publish_first(db: u32, epoch: u64, facts: &Facts, failed: &HashMap<String, St
 /// Asks the peers never heard under this server's present id (every peer
 /// where `full`), and records their answers; `failed` keeps why each peer
 /// that could not be asked could not.
-fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) {
+fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) -> Ledger {
     let ledger = ledger::read();
     // Not a peer this judge could not ask moments ago: it is asked again
     // at the next full round, not at every change.
@@ -331,12 +341,15 @@ fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) {
         );
     }
     to_ask.retain(|(key, _, _)| due(key));
-    let holding = facts
-        .holding
-        .as_ref()
-        .filter(|(group, _, _)| due(&holding_key(*group)));
+    let holding = facts.holding.as_ref().filter(|(group, _, _)| {
+        let me = (super::instance::own_system(), super::instance::own_since());
+        full || !failed.contains_key(&holding_key(*group))
+            && ledger
+                .remembered(&holding_key(*group), facts.own)
+                .is_none_or(|p| (p.system, p.since) != me)
+    });
     if to_ask.is_empty() && holding.is_none() {
-        return;
+        return ledger;
     }
     let now = ledger::now_ms();
     let appname = super::instance::appname(facts.own);
@@ -378,10 +391,12 @@ fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) {
                     Holding::Another { holder, .. } => holder.clone(),
                     _ => String::new(),
                 };
+                // Recorded as said to this instance (its system identifier
+                // and rank in the entry's own columns).
                 let answer = Answer {
                     node_id: h.code(),
                     name: holder,
-                    known: Vec::new(),
+                    known: vec![super::instance::own(facts.own)],
                 };
                 formation_answers.push((key, answer));
             }
@@ -395,8 +410,12 @@ fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) {
         failed.remove(key);
     }
     let subs = &facts.subscriptions;
-    asking::record(&answers, facts.own, true, now, |p| {
+    let all: Vec<(String, Answer, bool)> = answers
+        .into_iter()
+        .map(|(k, a)| (k, a, true))
+        .chain(formation_answers.into_iter().map(|(k, a)| (k, a, false)))
+        .collect();
+    asking::record(&all, facts.own, now, |p| {
         !p.key.starts_with("subscription ") || subs.iter().any(|s| key_of(s) == p.key)
-    });
-    asking::record(&formation_answers, facts.own, false, now, |_| true);
+    })
 }

@@ -57,7 +57,11 @@ pub fn update(change: impl FnOnce(&mut Ledger) -> bool) -> (Ledger, Result<(), S
         Err(e) => Err(format!(
             "could not lock the data directory to change \"{FILE}\": {e}"
         )),
-        Ok(_) if !(change(&mut ledger) | ledger.forget_old(now)) => Ok(()),
+        Ok(_)
+            if !(change(&mut ledger) | ledger.forget_old(now, super::identity::node_id_set())) =>
+        {
+            Ok(())
+        }
         Ok(_) => write(&ledger).map_err(|e| format!("could not write file \"{FILE}\": {e}")),
     };
     drop(lock);
