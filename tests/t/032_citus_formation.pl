@@ -424,6 +424,16 @@ $w1->wait_for_catchup($w1c);
 $w1c->promote;
 $w1c->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'the copy of worker1 was not promoted';
 my $pc = $w1c->port;
+# The copy carries worker1's chronoid.peers, and in it what the coordinator
+# said to worker1: it must ask for itself, and with the coordinator not
+# answering (its processes stopped) it cannot.
+my @coordinator = cluster_processes($c);
+kill 'STOP', @coordinator;
+my $copy_err = query($w1c, 'SELECT gen_nanoflake()');
+kill 'CONT', @coordinator;
+like($copy_err,
+	qr/55000: gen_nanoflake\(\) refuses: could not ask the formation's coordinator \(127.0.0.1:\d+\) which node holds Citus group 1/,
+	'the promoted copy of worker1, the coordinator not answering: refuses rather than mint on what was said to worker1');
 coord("SELECT citus_update_node((SELECT nodeid FROM pg_dist_node WHERE nodeport = $p1), '127.0.0.1', $pc)");
 refused_within($w1,
 	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group 1, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$pc as the node of group 1, a copy of this node/,
@@ -435,6 +445,10 @@ like(query($w1, 'SELECT gen_nanoflake()'), qr/55000: gen_nanoflake\(\) refuses: 
 	'and the old worker1 still refuses after a restart');
 $w1->stop;
 
+# citus_update_node marks the metadata unsynced; Citus's maintenance
+# daemon syncs it again, and citus_add_node waits for no node.
+$c->poll_query_until('postgres', 'SELECT bool_and(metadatasynced) FROM pg_dist_node WHERE hasmetadata')
+  or die 'the metadata never synced again after citus_update_node';
 my $w4 = add_worker($f, 'worker4');
 my $g4 = group_id($w4);
 is(query($w4, 'SELECT nanoflake_generator(gen_nanoflake())'), $g4, "worker4 (group $g4) mints");
