@@ -11,7 +11,7 @@
 //! - `verdict`: whether this server may mint, one verdict per database in
 //!   shared memory, read by every counter generator with one word;
 //! - `watcher`: the peer worker, which keeps the verdicts, starting a
-//!   judge per database when the configuration changes and every 15 s;
+//!   judge per database when the configuration changes and every 10 s;
 //! - `judge`: one judging of one database (its policy is
 //!   `chronoid_formats::node_judging`);
 //! - `asking`: the network step, one question to a peer and its answer
