@@ -310,6 +310,15 @@ fn publish_first(db: u32, epoch: u64, facts: &Facts, failed: &HashMap<String, St
             }
             true
         }
+        // A refusal standing for this epoch is not turned into a wait by a
+        // judge that has yet to ask again a peer that never answered.
+        Judgement::Wait(_)
+            if verdict::word_of(db).is_some_and(|(v, _)| {
+                v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
+            }) =>
+        {
+            false
+        }
         judgement => {
             publish(db, epoch, facts, &judgement);
             false
