@@ -13,7 +13,9 @@
 #    (Debian policy puts a package's copyright file in /usr/share/doc), with
 #    Depends: postgresql-MAJOR and the libraries dpkg-shlibdeps finds.
 #
-# The library is the release build `make install` makes, built against
+# The library is the release build `make install` makes (or the build of
+# CHRONOID_INSTALL_PROFILE when it is set: the tests package the build they
+# installed instead of building the crate once more), built against
 # PG_CONFIG when it names MAJOR, else the system's pg_config for 15 or
 # scripts/postgres.sh's build of MAJOR (the same headers a PGDG server of
 # that major was built from: an extension's ABI is per major).
@@ -54,7 +56,7 @@ maintainer="${DEBFULLNAME:-chronoid maintainers} <${DEBEMAIL:-maintainers@chrono
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 stage=$work/stage root=$work/$package
-CHRONOID_INSTALL_PROFILE=release DESTDIR=$stage bash scripts/install.sh >/dev/null
+CHRONOID_INSTALL_PROFILE=${CHRONOID_INSTALL_PROFILE:-release} DESTDIR=$stage bash scripts/install.sh >/dev/null
 
 lib=$root/usr/lib/postgresql/$major/lib
 ext=$root/usr/share/postgresql/$major/extension

@@ -12,7 +12,17 @@
 # CHRONOID_INSTALL_PROFILE (a cargo profile; default release, the tests use
 # the quicker-to-build test-install for majors other than 15),
 # CHRONOID_PREBUILT (install the files of an earlier --build, copied there,
-# without cargo: how a test installs as a user that has no cargo).
+# without cargo: how a test installs as a user that has no cargo),
+# CHRONOID_INSTALL_FEATURES (more cargo features; `make test` builds with
+# pg_test, see below).
+#
+# pg_test: the library then also holds the in-database tests of pgrx-tests/
+# (tests/t/034_pg_tests.pl calls them), so that the tests run on the very
+# build that is installed instead of one of their own (`cargo pgrx test`
+# builds the crate twice more per major). pgrx writes their functions into
+# the install script, in a `tests` schema; they are moved out of it into
+# pg_tests.sql beside it (the build's directory, never installed), so the
+# extension's objects are the same with and without the feature.
 #
 # Why: a running server maps chronoid.so into every backend. Copying over
 # it (what `cp` and `cargo pgrx install` do: open, truncate, write) changes
@@ -53,6 +63,25 @@ if [ "${1:-}" = --uninstall ]; then
     exit 0
 fi
 
+# split_pg_tests SCRIPT OUT: the blocks pgrx writes for the `tests` schema
+# (each between its "<begin connected objects>" and "</end connected
+# objects>" comments) go from SCRIPT to OUT; OUT is empty without pg_test.
+split_pg_tests() {
+    python3 - "$1" "$2" <<'PY'
+import re, sys
+script, out = sys.argv[1], sys.argv[2]
+text = open(script).read()
+block = re.compile(r"/\* <begin connected objects> \*/\n.*?/\* </end connected objects> \*/\n\n?", re.S)
+tests = lambda b: re.search(r'^CREATE SCHEMA IF NOT EXISTS tests;|^CREATE +FUNCTION tests\.', b, re.M)
+moved = [b.group(0) for b in block.finditer(text) if tests(b.group(0))]
+kept = block.sub(lambda b: "" if tests(b.group(0)) else b.group(0), text)
+if re.search(r"\btests\.\"", kept):
+    sys.exit(f"{script}: a test function is left outside its block")
+open(script, "w").write(kept)
+open(out, "w").write("".join(moved))
+PY
+}
+
 profile=${CHRONOID_INSTALL_PROFILE:-release}
 flags=(--profile "$profile")
 build_only=no
@@ -78,8 +107,9 @@ else
     mkdir -p "$target"
     exec 9>"$target/.chronoid-install-$profile.lock"
     flock 9
-    cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features --features "pg$major" \
-        --out-dir "$out" "${flags[@]}" >/dev/null
+    cargo pgrx package --pg-config "$PG_CONFIG" --no-default-features \
+        --features "pg$major ${CHRONOID_INSTALL_FEATURES:-}" --out-dir "$out" "${flags[@]}" >/dev/null
+    split_pg_tests "$out$sharedir/extension/chronoid--$(chronoid_version).sql" "$out/pg_tests.sql"
     if [ $build_only = yes ]; then
         echo "built chronoid for PostgreSQL $major in $out"
         exit 0

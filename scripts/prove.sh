@@ -61,7 +61,7 @@ needs=$(sed -n 's/^# needs: //p' "${tests[@]}" | tr ' ' '\n' | sort -u)
 
 tree=$work/tree
 mkdir -p "$tree/tests"
-cp -r scripts sql Cargo.toml "$tree/"
+cp -r scripts sql Cargo.toml pgrx-tests "$tree/"
 cp -r tests/regress tests/vectors "$tree/tests/"
 built= debs= clients= python= node_dir=
 # What does not depend on the major (the client tests, the Python and Node

@@ -1,32 +1,37 @@
 #!/usr/bin/env bash
 # Runs every test of chronoid:
-#   0. the code's own checks: formatting (cargo fmt --check), lints (cargo
-#      clippy -D warnings), src/'s layers (no import upward, no circle, no
-#      file over 500 lines), the explicit install SQL matches its generator,
-#      npm pack in a clean checkout builds the Node package;
+#   0. the code's own checks: formatting (cargo fmt --check), lints (clippy
+#      -D warnings, in every build of the workspace's crates below, see
+#      "Lints"), src/'s layers (no import upward, no circle, no file over 500
+#      lines), the explicit install SQL matches its generator, npm pack in a
+#      clean checkout builds the Node package;
 #   1. the formats crate's unit, property, fuzz and doc tests (plain cargo
 #      test: no PostgreSQL involved);
-# and on every supported PostgreSQL major:
-#   2. the in-database #[pg_test]s (cargo pgrx test, which starts its own
-#      PostgreSQL);
-#   3. pg_regress SQL tests (tests/regress) against a real cluster with
+# and on every supported PostgreSQL major, on one build of chronoid, the
+# one installed (scripts/install.sh, with the pg_test feature):
+#   2. pg_regress SQL tests (tests/regress) against a real cluster with
 #      chronoid preloaded, started by scripts/cluster.sh;
-#   4. Perl TAP tests (tests/t, PostgreSQL's own PostgreSQL::Test::Cluster
-#      run by prove, each file with clusters of its own): crashes, restarts
-#      with the clock behind, failover, concurrency, dump/restore, upgrades,
-#      pg_upgrade, clients, installing under a running server, the Debian
-#      packages.
+#   3. Perl TAP tests (tests/t, PostgreSQL's own PostgreSQL::Test::Cluster
+#      run by prove, each file with clusters of its own): the in-database
+#      #[pg_test]s of pgrx-tests/ (034), crashes, restarts with the clock
+#      behind, failover, concurrency, dump/restore, upgrades, pg_upgrade,
+#      clients, installing under a running server, the Debian packages.
 #
 # The matrix (CHRONOID_MAJORS, default "15 18 16 17"): the whole suite on the
-# majors in CHRONOID_FULL_MAJORS (default "15 18"); on the others the pgrx
-# tests, pg_regress, dump/restore and the extension-upgrade tests (and on
-# 16 the replication mesh). Every
+# majors in CHRONOID_FULL_MAJORS (default "15 18"); on the others
+# pg_regress, the #[pg_test]s, dump/restore and the extension-upgrade tests
+# (and on 16 the replication mesh). Every
 # major runs on a private installation (scripts/postgres.sh --private: a copy
 # of the relocatable build, 15 included) that only these tests install into,
 # with cargo-pgrx's configuration of its own (PGRX_HOME): the system's
 # PostgreSQL, its files and its servers are left alone, so `make test` can run
 # beside the demo cluster and a user's databases (tests/system_untouched.sh
 # checks it). PG_CONFIG=... tests just that PostgreSQL, fully.
+#
+# The builds, one per major: the first major's is the release build users
+# install (LTO), the PGXN client's major builds from the make dist zip, the
+# others take the quicker test-install profile, in the background. Besides
+# them only the formats crate's tests and the client packages compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -102,6 +107,23 @@ init=()
 for m in $MAJORS; do init+=("--pg$m" "${CONFIG[$m]}"); done
 cargo pgrx init "${init[@]}" >/dev/null
 
+# The one build of each major carries the in-database tests of pgrx-tests/
+# (tests/t/034_pg_tests.pl calls them; scripts/install.sh keeps them out of
+# the install script).
+export CHRONOID_INSTALL_FEATURES=pg_test
+# Lints: clippy's driver compiles every crate of this workspace that the
+# suite builds anyway (the library for each major with pg_test, the
+# formats crate's tests, the client tests, the Python and WebAssembly
+# modules), with -D warnings, instead of a check build of its own (cargo
+# clippy's; 221 s of two cores on a fresh machine). Other crates compile
+# as usual (cargo gives the wrapper workspace members only). A lint fails
+# the build it is found in, and the step that asked for that build. Exported
+# for every build of the run, since cargo rebuilds a crate whose wrapper or
+# CLIPPY_ARGS changed.
+export RUSTC_WORKSPACE_WRAPPER=$(rustc --print sysroot)/bin/clippy-driver
+export CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+[ -x "$RUSTC_WORKSPACE_WRAPPER" ] || { echo "clippy is not installed (rustup component add clippy)" >&2; exit 1; }
+
 export CHRONOID_TEST_WORK=$WORK
 # The client tests and packages the TAP files need are made once, for every
 # major (scripts/prove.sh).
@@ -171,10 +193,8 @@ done
 ) >"$WORK/prepare.log" 2>&1 &
 prepare_pid=$!
 
-step "Formatting, lints and the generated install SQL"
+step "Formatting, layers and the generated install SQL (the lints run in the builds)"
 timed "cargo fmt --check" cargo fmt --all --check || failed+=("cargo fmt --check")
-timed "cargo clippy (a build of its own)" cargo clippy --workspace --all-targets --no-default-features --features "pg$first pg_test" \
-    -- -D warnings || failed+=("cargo clippy")
 # src/'s layers as ARCHITECTURE.md draws them: types above durable above
 # pg, no import upward, no import circle, no file over 500 lines.
 python3 scripts/check_layers.py || failed+=("src/ breaks its layers (scripts/check_layers.py)")
@@ -264,13 +284,6 @@ for m in $MAJORS; do
     mkdir -p "$WORK/$m" && chown postgres: "$WORK/$m"
     export CHRONOID_TEST_WORK=$WORK/$m
 
-    step "PostgreSQL $m ($("$PG_CONFIG" --version)): in-database tests (cargo pgrx test)"
-    # cargo pgrx test copies its build over the installed library in place:
-    # unlink that first, so the copy is a new file and servers running the
-    # old one keep it (scripts/install.sh says why).
-    scripts/install.sh --detach
-    timed "PostgreSQL $m: cargo pgrx test (build and run)" "${fg[@]}" cargo pgrx test "pg$m" --runas postgres --pgdata "$WORK/$m/pgrx" || failed+=("PostgreSQL $m: cargo pgrx test")
-
     # 15, the system's, gets the release build users install; the other
     # majors a build that takes a third of the time (no LTO).
     if [ "$m" = "$(echo $MAJORS | cut -d' ' -f1)" ] && [ "${CHRONOID_RELEASE_BUILD:-yes}" = yes ]; then
@@ -325,7 +338,7 @@ for m in $MAJORS; do
     if [ $full = yes ]; then
         perl_taps=()   # all of tests/t
     else
-        perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl)
+        perl_taps=(tests/t/011_dump_restore.pl tests/t/012_codokey_restore.pl tests/t/018_extension_upgrade.pl tests/t/034_pg_tests.pl)
         # The mesh on the oldest major with origin = none too: its
         # questions to a peer are replication connections there.
         [ "$m" != 16 ] || perl_taps+=(tests/t/033_replication_mesh.pl)

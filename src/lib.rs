@@ -100,7 +100,11 @@ pub extern "C-unwind" fn _PG_init() {
 }
 
 // pgrx-tests/ holds the in-database #[pg_test]s of src/, one file per
-// type; pgrx runs them from one inline `tests` module, hence include!.
+// type and one for the node id's rooms; pgrx wants them in one inline
+// `tests` module, hence include!. `make test` builds them into the library
+// it installs (the pg_test feature, scripts/install.sh) and
+// tests/t/034_pg_tests.pl calls each as `cargo pgrx test` would, which
+// also runs them (a build of its own).
 #[cfg(any(test, feature = "pg_test"))]
 #[pgrx::pg_schema]
 mod tests {
@@ -112,6 +116,7 @@ mod tests {
     include!("../pgrx-tests/codokey.rs");
     include!("../pgrx-tests/caloriosa.rs");
     include!("../pgrx-tests/uid60.rs");
+    include!("../pgrx-tests/node.rs");
 }
 
 /// Required by `cargo pgrx test`.

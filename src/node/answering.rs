@@ -25,7 +25,7 @@ use crate::pg::guc::{Settings, Startup};
 use chronoid_formats::node_ledger::Known;
 
 /// Who asks, from an `application_name` of `appname`'s.
-fn asker(appname: &str, now: u64) -> Option<Known> {
+pub(crate) fn asker(appname: &str, now: u64) -> Option<Known> {
     let mut fields = appname.strip_prefix("chronoid:")?.splitn(4, ':');
     let node_id = fields.next()?.parse().ok()?;
     let system = u64::from_str_radix(fields.next()?, 36).ok()?;
@@ -139,32 +139,4 @@ fn answer() -> Result<String, String> {
         _ => read(),
     };
     Ok(ledger.answer(&own, now))
-}
-
-#[cfg(any(test, feature = "pg_test"))]
-#[pgrx::pg_schema]
-mod tests {
-    #[pgrx::pg_test]
-    fn an_asker_is_read_from_its_application_name() {
-        let k = super::asker("chronoid:7:3f:a:east_1", 5).unwrap();
-        assert_eq!(
-            (k.node_id, k.system, k.since, k.name.as_str(), k.seen_ms),
-            (7, 3 * 36 + 15, 10, "east_1", 5)
-        );
-        assert_eq!(super::asker("chronoid:-1:9:0", 0).unwrap().name, "system 9");
-        assert!(super::asker("psql", 0).is_none());
-        assert!(super::asker("chronoid:x:1:1:a", 0).is_none());
-        assert!(super::asker("chronoid:1:1", 0).is_none());
-        let mine = crate::node::instance::appname(1023);
-        assert!(mine.len() <= 63, "{mine}");
-        let read = super::asker(&mine, 0).unwrap();
-        assert_eq!(
-            (read.system, read.since),
-            (
-                crate::node::instance::own_system(),
-                crate::node::instance::own_since()
-            )
-        );
-        assert_eq!(crate::node::instance::base36(u64::MAX), "3w5e11264sgsf");
-    }
 }

@@ -1,8 +1,8 @@
 # needs: library
 # Installing chronoid next to a running server that has it loaded must not
 # crash that server: the project's install step (scripts/install.sh) and
-# the way the tests make room for cargo pgrx test's in-place copy
-# (install.sh --detach) both leave the mapped library alone. A preloaded
+# the way to make room for `cargo pgrx test`'s in-place copy
+# (install.sh --detach, docs/building-and-testing.md) both leave the mapped library alone. A preloaded
 # server keeps answering gen_nanoflake() on an open connection and on new
 # ones, and no backend dies of a signal. The installs go into a copy of the
 # installation under test, private to this file.
@@ -53,8 +53,8 @@ isnt(inode(), $running, 'the installed library is a new file (renamed into place
 is($session->query_safe($newer), 't', 'the open session still generates');
 is($node->safe_psql('postgres', $newer), 't', 'a new connection generates');
 
-# What scripts/test.sh does before cargo pgrx test: unlink, then a copy in
-# place (as cargo pgrx install does) creates a new file.
+# What to do before cargo pgrx test: unlink, then a copy in place (as
+# cargo pgrx install does) creates a new file.
 {
 	local $ENV{PG_CONFIG} = $pg_config;
 	system("$tree/scripts/install.sh", '--detach') == 0 or die 'install.sh --detach';
