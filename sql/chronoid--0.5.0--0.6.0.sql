@@ -1,7 +1,8 @@
 -- chronoid 0.5.0 -> 0.6.0: the chronoid_generators view gains the
 -- reservation counters (reservations, reservation_waits,
 -- reservation_wait_time) and node_id_source (where the node id in effect
--- comes from: chronoid.node_id, a Citus group, or none), and these arrive: chronoid_set_high_water_mark()
+-- comes from: chronoid.node_id, a Citus group, or none), and these arrive:
+-- the chronoid_node_verdicts view, chronoid_set_high_water_mark()
 -- (the objects of sql/generators.sql), caloriosa_to_core_name() and
 -- caloriosa_from_core_name() (sql/caloriosa.sql), chronoid_adopt_column()
 -- (sql/adopt.sql), as a fresh 0.6.0 install creates them
@@ -44,6 +45,31 @@ REVOKE ALL ON FUNCTION chronoid_generators() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION chronoid_generators() TO pg_monitor;
 REVOKE ALL ON chronoid_generators FROM PUBLIC;
 GRANT SELECT ON chronoid_generators TO pg_monitor;
+
+-- Whether this server may mint, per database, as the peer worker judged it
+-- (docs/across-servers.md, "Watching the verdicts"): what a counter
+-- generator reads before it mints, with the refusal's reason and hint.
+CREATE FUNCTION chronoid_node_verdicts(
+    OUT database text,
+    OUT node_id integer,
+    OUT state text,
+    OUT reason text,
+    OUT hint text,
+    OUT confirmed_at timestamptz)
+RETURNS SETOF record
+LANGUAGE c VOLATILE STRICT PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'chronoid_node_verdicts_wrapper';
+COMMENT ON FUNCTION chronoid_node_verdicts() IS
+    'One row per database the peer worker judges: the node id judged, whether the server mints there (mints, refuses, being judged), the reason and hint, when last confirmed; needs chronoid preloaded';
+
+CREATE VIEW chronoid_node_verdicts AS SELECT * FROM chronoid_node_verdicts();
+COMMENT ON VIEW chronoid_node_verdicts IS
+    'Per database: whether this server may mint IDs there, for which node id, why not, and when the peer worker last confirmed it';
+
+REVOKE ALL ON FUNCTION chronoid_node_verdicts() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION chronoid_node_verdicts() TO pg_monitor;
+REVOKE ALL ON chronoid_node_verdicts FROM PUBLIC;
+GRANT SELECT ON chronoid_node_verdicts TO pg_monitor;
 
 -- The way out of a high-water mark left in the future (a clock that jumped
 -- forward), as setval() is for a sequence: superuser only, WAL-logged and

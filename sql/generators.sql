@@ -34,6 +34,31 @@ GRANT EXECUTE ON FUNCTION chronoid_generators() TO pg_monitor;
 REVOKE ALL ON chronoid_generators FROM PUBLIC;
 GRANT SELECT ON chronoid_generators TO pg_monitor;
 
+-- Whether this server may mint, per database, as the peer worker judged it
+-- (docs/across-servers.md, "Watching the verdicts"): what a counter
+-- generator reads before it mints, with the refusal's reason and hint.
+CREATE FUNCTION chronoid_node_verdicts(
+    OUT database text,
+    OUT node_id integer,
+    OUT state text,
+    OUT reason text,
+    OUT hint text,
+    OUT confirmed_at timestamptz)
+RETURNS SETOF record
+LANGUAGE c VOLATILE STRICT PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'chronoid_node_verdicts_wrapper';
+COMMENT ON FUNCTION chronoid_node_verdicts() IS
+    'One row per database the peer worker judges: the node id judged, whether the server mints there (mints, refuses, being judged), the reason and hint, when last confirmed; needs chronoid preloaded';
+
+CREATE VIEW chronoid_node_verdicts AS SELECT * FROM chronoid_node_verdicts();
+COMMENT ON VIEW chronoid_node_verdicts IS
+    'Per database: whether this server may mint IDs there, for which node id, why not, and when the peer worker last confirmed it';
+
+REVOKE ALL ON FUNCTION chronoid_node_verdicts() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION chronoid_node_verdicts() TO pg_monitor;
+REVOKE ALL ON chronoid_node_verdicts FROM PUBLIC;
+GRANT SELECT ON chronoid_node_verdicts TO pg_monitor;
+
 -- The way out of a high-water mark left in the future (a clock that jumped
 -- forward), as setval() is for a sequence: superuser only, WAL-logged and
 -- replayed by standbys (docs/guarantees.md says when it is safe).

@@ -11,13 +11,15 @@
 //! - `pg`: PostgreSQL plumbing that knows no chronoid type or generator;
 //!
 //! with `generators` (the `chronoid_generators` view, which reads both types
-//! and marks) and this file, which composes start-up, on top. The SQL
+//! and marks), `node_verdicts` (the `chronoid_node_verdicts` view) and this
+//! file, which composes start-up, on top. The SQL
 //! objects themselves are written out in `sql/`. ARCHITECTURE.md draws the
 //! layers.
 
 mod durable;
 mod generators;
 mod node;
+mod node_verdicts;
 mod pg;
 mod types;
 

@@ -301,9 +301,7 @@ fn publish_first(db: u32, epoch: u64, facts: &Facts, failed: &HashMap<String, St
         Judgement::Refuse { message, .. } => {
             // A refusal already published for this epoch stands while the
             // peers are asked again.
-            let standing = verdict::word_of(db).is_some_and(|(v, _)| {
-                v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
-            }) && verdict::reason_of(db).0 == message;
+            let standing = refused_for(db, epoch) && verdict::reason_of(db).0 == message;
             if !standing {
                 let wait = format!("asking the peers again, to confirm: {message}");
                 publish(db, epoch, facts, &Judgement::Wait(wait));
@@ -312,18 +310,18 @@ fn publish_first(db: u32, epoch: u64, facts: &Facts, failed: &HashMap<String, St
         }
         // A refusal standing for this epoch is not turned into a wait by a
         // judge that has yet to ask again a peer that never answered.
-        Judgement::Wait(_)
-            if verdict::word_of(db).is_some_and(|(v, _)| {
-                v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
-            }) =>
-        {
-            false
-        }
+        Judgement::Wait(_) if refused_for(db, epoch) => false,
         judgement => {
             publish(db, epoch, facts, &judgement);
             false
         }
     }
+}
+
+/// Whether a refusal stands on `db` for `epoch`.
+fn refused_for(db: u32, epoch: u64) -> bool {
+    verdict::word_of(db)
+        .is_some_and(|v| v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch))
 }
 
 /// Asks the peers never heard under this server's present id (every peer

@@ -112,11 +112,9 @@ pub fn epoch() -> u64 {
     shared().epoch.load(Ordering::Acquire)
 }
 
-pub fn wake_worker_now() {
-    wake_worker();
-}
-
-fn wake_worker() {
+/// Wakes the peer worker (a judge as it ends, a caller that needs a
+/// verdict).
+pub fn wake_worker() {
     let latch = shared().launcher_latch.load(Ordering::Acquire);
     if latch != 0 {
         // SAFETY: a latch in the worker's PGPROC, in shared memory, which
@@ -125,7 +123,7 @@ fn wake_worker() {
     }
 }
 
-/// The peer worker, at start and as it exits.
+/// The peer worker, at start, and as it exits (a null latch, pid 0).
 pub fn publish_worker(latch: *mut pg_sys::Latch, pid: i32) {
     let s = shared();
     s.launcher_latch.store(latch as usize, Ordering::Release);
@@ -182,18 +180,49 @@ pub fn forget(db: u32) {
     }
 }
 
-/// The word of `db`'s verdict, and when it was last confirmed.
-pub fn word_of(db: u32) -> Option<(Verdict, u64)> {
+/// The verdict on `db`, if it has a slot.
+pub fn word_of(db: u32) -> Option<Verdict> {
     shared()
         .slots
         .iter()
         .find(|sl| sl.db.load(Ordering::Acquire) == db)
-        .map(|sl| {
-            (
-                Verdict::from_word(sl.word.load(Ordering::Acquire)),
-                sl.confirmed_ms.load(Ordering::Acquire),
-            )
+        .map(|sl| Verdict::from_word(sl.word.load(Ordering::Acquire)))
+}
+
+/// One database's verdict as operators see it (`chronoid_node_verdicts`).
+pub struct Published {
+    pub db: u32,
+    pub verdict: Verdict,
+    /// Made for the configuration in effect (else being judged again).
+    pub current: bool,
+    /// When (unix ms) the worker last confirmed it; 0: never.
+    pub confirmed_ms: u64,
+    pub message: String,
+    pub hint: String,
+}
+
+/// Every database's verdict, as published now.
+pub fn published() -> Vec<Published> {
+    let now = Verdict::epoch_of(epoch());
+    shared()
+        .slots
+        .iter()
+        .filter_map(|sl| {
+            let db = sl.db.load(Ordering::Acquire);
+            (db != 0).then(|| {
+                let verdict = Verdict::from_word(sl.word.load(Ordering::Acquire));
+                let (message, hint) = split_reason(sl.reason.get());
+                Published {
+                    db,
+                    verdict,
+                    current: verdict.epoch == now,
+                    confirmed_ms: sl.confirmed_ms.load(Ordering::Acquire),
+                    message,
+                    hint,
+                }
+            })
         })
+        .collect()
 }
 
 /// The worker publishes its verdict on `db`, made for `epoch` on what
@@ -216,6 +245,10 @@ pub fn reason_of(db: u32) -> (String, String) {
         .find(|sl| sl.db.load(Ordering::Acquire) == db)
         .map(|sl| sl.reason.get())
         .unwrap_or_default();
+    split_reason(text)
+}
+
+fn split_reason(text: String) -> (String, String) {
     match text.split_once('\0') {
         Some((m, h)) => (m.to_owned(), h.to_owned()),
         None => (text, String::new()),
@@ -262,8 +295,7 @@ pub fn require_mint(function: &str, node: Option<u16>) {
 }
 
 fn refuse(function: &str, slot: usize) -> ! {
-    let db = shared().slots[slot].db.load(Ordering::Acquire);
-    let (message, hint) = reason_of(db);
+    let (message, hint) = split_reason(shared().slots[slot].reason.get());
     error_with_hint(
         PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
         format!("{function} refuses: {message}"),
@@ -308,7 +340,7 @@ fn wait_for_verdict(function: &str, node: Option<u16>, slot: usize) {
         }
         if started.elapsed() > Duration::from_millis(WAIT_FOR_VERDICT_MS) {
             let v = Verdict::from_word(word);
-            let (waiting_for, _) = reason_of(sl.db.load(Ordering::Acquire));
+            let (waiting_for, _) = split_reason(sl.reason.get());
             let why = if s.launcher_pid.load(Ordering::Acquire) == 0 {
                 "the chronoid peer worker is not running".to_owned()
             } else if v.state == State::Pending && !waiting_for.is_empty() {

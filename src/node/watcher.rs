@@ -53,6 +53,11 @@ pub fn register_worker() {
         .load();
 }
 
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn unpublish(_code: i32, _arg: pg_sys::Datum) {
+    verdict::publish_worker(std::ptr::null_mut(), 0);
+}
+
 /// The worker's entry point (named in `register_worker`).
 #[pgrx::pg_guard]
 #[no_mangle]
@@ -60,6 +65,9 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
     crate::pg::worker::set_signal_handlers(false);
     // SAFETY: the shared catalogs, with no database.
     unsafe { pg_sys::BackgroundWorkerInitializeConnection(std::ptr::null(), std::ptr::null(), 0) };
+    // SAFETY: runs `unpublish` as the process exits, so that a caller
+    // waiting meanwhile says the worker is not running.
+    unsafe { pg_sys::before_shmem_exit(Some(unpublish), pg_sys::Datum::from(0)) };
     // SAFETY: this process's latch and pid, for callers to wake it.
     unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
     let mut settings = identity::settings();
@@ -107,7 +115,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
             if judges.contains_key(&db) {
                 continue;
             }
-            let word = verdict::word_of(db).map(|(v, _)| v);
+            let word = verdict::word_of(db);
             // A refusal is asked again sooner: a peer back in reach, or one
             // given another id, is seen within it.
             let every = match word.map(|v| v.state) {
@@ -200,5 +208,5 @@ pub extern "C-unwind" fn chronoid_peer_judge_main(arg: pg_sys::Datum) {
         )
     };
     judge::judge_database(db, full);
-    verdict::wake_worker_now();
+    verdict::wake_worker();
 }

@@ -109,3 +109,15 @@ pub fn database_oids() -> Vec<u32> {
         row.int4(row.attnum("oid")).map(|oid| oid as u32)
     })
 }
+
+/// The name of database `oid`, `None` if there is none.
+pub fn database_name(oid: u32) -> Option<String> {
+    // SAFETY: a syscache lookup; a palloc'd copy of the name, or NULL.
+    let name = unsafe { pg_sys::get_database_name(pg_sys::Oid::from(oid)) };
+    // SAFETY: NUL-terminated when not NULL.
+    (!name.is_null()).then(|| {
+        unsafe { CStr::from_ptr(name) }
+            .to_string_lossy()
+            .into_owned()
+    })
+}

@@ -117,6 +117,13 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM chronoid_generators', extr
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) FROM chronoid_generators',
 	extra_params => [ '-U', 'nobody', '-v', 'VERBOSITY=verbose' ]);
 like($err, qr/ERROR:  42501: permission denied for view chronoid_generators/, 'other roles may not (42501)');
+# The peer worker's verdicts likewise: the database that minted above mints.
+is($node->safe_psql('postgres', q{SELECT state || ':' || (confirmed_at <= clock_timestamp()) || ':' || (reason IS NULL)
+		FROM chronoid_node_verdicts WHERE database = 'postgres'}, extra_params => [ '-U', 'watcher' ]),
+	'mints:true:true', 'chronoid_node_verdicts: pg_monitor reads that this database mints, confirmed, with no reason');
+($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) FROM chronoid_node_verdicts',
+	extra_params => [ '-U', 'nobody', '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  42501: permission denied for view chronoid_node_verdicts/, 'other roles may not read the verdicts (42501)');
 $node->stop;
 
 # A database at 0.4.0's SQL (updated library, extension not yet updated):

@@ -102,6 +102,11 @@ for my $name (qw(east west))
 		"$name, node id 5 on both: refused, naming the peer");
 	like(gen_error($n{$name}, 'gen_nanoflake'), qr/HINT:  Give every server whose IDs meet its own chronoid.node_id/,
 		'and the hint says what to do');
+	# What an operator sees before any application calls: the same refusal.
+	like($n{$name}->safe_psql('postgres', q{SELECT state || ' ' || node_id || ': ' || reason || ' / ' || hint
+			FROM chronoid_node_verdicts WHERE database = 'postgres'}),
+		qr/^refuses 5: this server's node id 5 is also the node id of the publisher of subscription "from_$peer" .* \/ Give every server/,
+		"$name: chronoid_node_verdicts says it refuses, for node id 5, with the reason and hint");
 }
 # A subscription's name is the DBA's to choose: one named as Citus names
 # its own (citus_…) is judged as any other.

@@ -144,6 +144,9 @@ FROM nf_gen;
 SELECT count(*) AS out_of_order FROM (
     SELECT id < lag(id) OVER (ORDER BY n) AS backwards FROM nf_gen) s WHERE backwards;
 SELECT generator, node_id, node_id_source FROM chronoid_generators ORDER BY generator;
+-- The peer worker's verdict on this database, which the generator read.
+SELECT state, node_id, reason, hint, confirmed_at <= clock_timestamp() AS confirmed
+FROM chronoid_node_verdicts WHERE database = current_database();
 
 -- GUCs: the node id is the server's (postgresql.conf, ALTER SYSTEM): no
 -- session, database or role may give it another (55P02), and its range is
