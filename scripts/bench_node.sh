@@ -23,10 +23,11 @@
 # plain `SELECT 1`:
 #
 #   - the first call in a new connection: pgbench -C, 4 clients, one
-#     `SELECT gen_nanoflake()` per connection (and `SELECT 1`), p50 / p99;
+#     `SELECT gen_nanoflake()` per connection (and `SELECT 1`), p50 / p99 /
+#     max;
 #   - calls in a kept connection: gen_nanoflake() flat out, ns per call
 #     (paired with generate_series), and pgbench on kept connections at
-#     400 tps, p50 / p99.
+#     400 tps, p50 / p99 / max.
 #
 # Writes the "node checks" block of BENCHMARKS.md.
 #
@@ -184,16 +185,16 @@ print(f"Produced by `scripts/bench_node.sh` (PostgreSQL {major}, 2 cores): the b
       "same server's floor. Flat out: `count(gen_nanoflake())` over generate_series less `count(*)`, ns per call, "
       "median of the rounds.")
 print()
-print("| server | first call, new connection: `SELECT 1` p50 / p99 ms | `gen_nanoflake()` p50 / p99 ms | p50 over `SELECT 1` ms | kept connection, 400 tps: `SELECT 1` p50 / p99 ms | `gen_nanoflake()` p50 / p99 ms | flat out, ns per call |")
+print("| server | first call, new connection: `SELECT 1` p50 / p99 / max ms | `gen_nanoflake()` p50 / p99 / max ms | p50 over `SELECT 1` ms | kept connection, 400 tps: `SELECT 1` p50 / p99 / max ms | `gen_nanoflake()` p50 / p99 / max ms | flat out, ns per call |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 for label, name in rows:
     if label not in ns:
         continue
     one, gen = lat[(label, "one", "new")], lat[(label, "gen", "new")]
     k1, kg = lat[(label, "one", "kept")], lat[(label, "gen", "kept")]
-    print(f"| {name} | {pct(one, .5):.2f} / {pct(one, .99):.2f} | {pct(gen, .5):.2f} / {pct(gen, .99):.2f} | "
-          f"{pct(gen, .5) - pct(one, .5):+.2f} | {pct(k1, .5):.3f} / {pct(k1, .99):.3f} | "
-          f"{pct(kg, .5):.3f} / {pct(kg, .99):.3f} | {statistics.median(ns[label]):.1f} |")
+    three = lambda xs, d: f"{pct(xs, .5):.{d}f} / {pct(xs, .99):.{d}f} / {max(xs):.{d}f}"
+    print(f"| {name} | {three(one, 2)} | {three(gen, 2)} | {pct(gen, .5) - pct(one, .5):+.2f} | "
+          f"{three(k1, 3)} | {three(kg, 3)} | {statistics.median(ns[label]):.1f} |")
 print()
 print("A caller reads its database's verdict (one word in shared memory) and the configuration epoch, and mints; "
       "the peer worker's judges do every asking, so a publisher or Citus node that does not answer costs a judge "

@@ -78,22 +78,30 @@ client_dist() {
     [ -f "$prep/dist/.prepared" ] || { rm -rf "$prep/dist" && scripts/clients.sh "$prep/dist" >/dev/null && touch "$prep/dist/.prepared"; }
     ln -s ../dist "$1/dist"
 }
+# The build of this major that scripts/install.sh installs, made by
+# scripts/install.sh --build: made here, unless the caller made it and says
+# so (CHRONOID_INSTALLED_BUILD=made: scripts/test.sh, whose cargo may be
+# busy building another major in the same target directory meanwhile).
+installed_build() {
+    local profile=${CHRONOID_INSTALL_PROFILE:-release}
+    [ "${CHRONOID_INSTALLED_BUILD:-}" = made ] || PG_CONFIG=$PG_CONFIG scripts/install.sh --build >/dev/null
+    echo "$PWD/target/$profile/chronoid-pg$major"
+}
 for need in $needs; do
     if [ $prepare_only = yes ]; then
         case "$need" in clients|python-package|node-package) ;; *) continue ;; esac
     fi
     case "$need" in
     library)
-        # The build scripts/install.sh installs (test.sh has made it by now).
-        profile=${CHRONOID_INSTALL_PROFILE:-release}
-        PG_CONFIG=$PG_CONFIG scripts/install.sh --build >/dev/null
         built=$work/built
-        cp -r "target/$profile/chronoid-pg$major" "$built"
+        cp -r "$(installed_build)" "$built"
         ;;
     debs)
+        # The packages hold the installed build (CHRONOID_PREBUILT), as
+        # scripts/install.sh copies it.
         debs=$work/debs
-        PG_CONFIG=$PG_CONFIG scripts/deb.sh --previous "$major" "$debs" >/dev/null
-        PG_CONFIG=$PG_CONFIG scripts/deb.sh "$major" "$debs" >/dev/null
+        PG_CONFIG=$PG_CONFIG CHRONOID_PREBUILT=$(installed_build) scripts/deb.sh --previous "$major" "$debs" >/dev/null
+        PG_CONFIG=$PG_CONFIG CHRONOID_PREBUILT=$(installed_build) scripts/deb.sh "$major" "$debs" >/dev/null
         ;;
     clients)
         clients=$prep/clients

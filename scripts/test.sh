@@ -111,6 +111,10 @@ cargo pgrx init "${init[@]}" >/dev/null
 # (tests/t/034_pg_tests.pl calls them; scripts/install.sh keeps them out of
 # the install script).
 export CHRONOID_INSTALL_FEATURES=pg_test
+# scripts/prove.sh takes the build a major installed for the files that
+# need it (the Debian packages, 022's copy) instead of asking cargo, which
+# may be building another major meanwhile in the same target directory.
+export CHRONOID_INSTALLED_BUILD=made
 # Lints: clippy's driver compiles every crate of this workspace that the
 # suite builds anyway (the library for each major with pg_test, the
 # formats crate's tests, the client tests, the Python and WebAssembly
