@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the extension crate's layers (src/), as ARCHITECTURE.md draws them.
 
-    src/lib.rs, src/generators.rs   composition and the view (top)
+    src/lib.rs, src/generators.rs,  composition and the views (top)
+    src/node_verdicts.rs
     src/types/                      one adapter per SQL type
     src/node/                       which node this server is (node ids)
     src/durable/                    the server-wide generators' durable state
