@@ -132,11 +132,11 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
         };
         return Judgement::refuse(refusal, HINT);
     }
-    // A disabled subscription is not asked (its publisher may be out of
-    // reach: that is why it was disabled), but its slot keeps the
-    // publisher's rows for when it is enabled: what the publisher last
-    // answered still stands against this server's id, and an id changed
-    // since cannot be checked.
+    // A disabled subscription's slot keeps the publisher's rows for when it
+    // is enabled: its publisher is asked too, and judged by its last answer
+    // (out of reach is no refusal: that may be why it was disabled), which
+    // stands against this server's id; an id this server took since the
+    // publisher last answered cannot be checked.
     for p in publishers.iter().filter(|p| !p.enabled) {
         let Some((answer, own_then)) = &p.last else {
             continue;
@@ -222,35 +222,68 @@ pub const HINT_CITUS_HOLDER: &str = "A node the formation no longer counts as it
 /// What a Citus worker's coordinator says of the worker's group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Holding {
-    /// The node it lists for the group is this one.
-    Holds,
+    /// The node it lists for the group (`holder`: its address) is this one.
+    Holds { holder: String },
     /// It lists no node in the group (`citus_remove_node`).
     NotListed,
     /// It lists another server (`holder`: its address), or a copy of this
     /// one (a standby promoted and made the node by `citus_update_node`).
     Another { holder: String, copy: bool },
+    /// It lists a node (`holder`) that could not be asked who it is: this
+    /// node, or the one that replaced it, out of this node's reach.
+    Unconfirmed { holder: String },
 }
 
 impl Holding {
-    /// As the ledger keeps it: a code in a peer's node id column.
+    /// As the ledger keeps it: a code in a peer's node id column (the
+    /// holder's address in its name).
     pub fn code(&self) -> i32 {
         match self {
-            Holding::Holds => 1,
+            Holding::Holds { .. } => 1,
             Holding::NotListed => 2,
             Holding::Another { copy: false, .. } => 3,
             Holding::Another { copy: true, .. } => 4,
+            Holding::Unconfirmed { .. } => 5,
+        }
+    }
+
+    pub fn holder(&self) -> &str {
+        match self {
+            Holding::Holds { holder }
+            | Holding::Another { holder, .. }
+            | Holding::Unconfirmed { holder } => holder,
+            Holding::NotListed => "",
         }
     }
 
     pub fn from_code(code: i32, holder: &str) -> Option<Holding> {
+        let holder = holder.to_owned();
         match code {
-            1 => Some(Holding::Holds),
+            1 => Some(Holding::Holds { holder }),
             2 => Some(Holding::NotListed),
             3 | 4 => Some(Holding::Another {
-                holder: holder.into(),
+                holder,
                 copy: code == 4,
             }),
+            5 => Some(Holding::Unconfirmed { holder }),
             _ => None,
+        }
+    }
+
+    /// What is recorded of the coordinator's answer `self`, where the
+    /// coordinator last said `before` to this instance: a listed node that
+    /// could not be asked is taken for this one only if it is the very
+    /// address that was this one when last asked (a connection of this
+    /// node's to itself that failed); listed at any other address, it may
+    /// be the node that replaced this one, and this one refuses.
+    pub fn after(self, before: Option<&Holding>) -> Holding {
+        match (self, before) {
+            (Holding::Unconfirmed { holder }, Some(Holding::Holds { holder: was }))
+                if *was == holder =>
+            {
+                Holding::Holds { holder }
+            }
+            (answer, _) => answer,
         }
     }
 }
@@ -266,7 +299,10 @@ pub fn judge_holding(
     failed: Option<&str>,
 ) -> Judgement {
     let message = match (holding, failed) {
-        (Some(Holding::Holds), _) => return Judgement::Mint,
+        (Some(Holding::Holds { .. }), _) => return Judgement::Mint,
+        (Some(Holding::Unconfirmed { holder }), _) => format!(
+            "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists {holder} as the node of group {group}, which this node could not ask who it is: it may be the node that replaced this one"
+        ),
         (Some(Holding::NotListed), _) => format!(
             "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists no node in group {group}: the node was removed from the formation"
         ),
@@ -423,8 +459,11 @@ mod tests {
 
     #[test]
     fn a_worker_the_coordinator_no_longer_counts_refuses() {
+        let holds = Holding::Holds {
+            holder: "w:1".into(),
+        };
         assert_eq!(
-            judge_holding(1, "c:1", Some(&Holding::Holds), Some("down")),
+            judge_holding(1, "c:1", Some(&holds), Some("down")),
             Judgement::Mint
         );
         assert!(
@@ -444,20 +483,45 @@ mod tests {
             Judgement::Wait(_)
         ));
         for h in [
-            Holding::Holds,
+            holds.clone(),
             Holding::NotListed,
             copy,
             Holding::Another {
                 holder: "x".into(),
                 copy: false,
             },
+            Holding::Unconfirmed {
+                holder: "y:3".into(),
+            },
         ] {
-            let name = match &h {
-                Holding::Another { holder, .. } => holder.clone(),
-                _ => String::new(),
-            };
-            assert_eq!(Holding::from_code(h.code(), &name), Some(h));
+            assert_eq!(Holding::from_code(h.code(), h.holder()), Some(h));
         }
         assert_eq!(Holding::from_code(0, ""), None);
+    }
+
+    #[test]
+    fn a_listed_node_out_of_reach_is_this_one_only_at_the_address_this_one_had() {
+        let unconfirmed = |h: &str| Holding::Unconfirmed { holder: h.into() };
+        let holds = Holding::Holds {
+            holder: "w:1".into(),
+        };
+        // The same address as when this node was last found there.
+        assert_eq!(unconfirmed("w:1").after(Some(&holds)), holds);
+        // Another address (citus_update_node to a copy out of reach), or
+        // never confirmed: refused, naming it.
+        for before in [Some(&holds), None, Some(&Holding::NotListed)] {
+            let after = unconfirmed("w2:1").after(before);
+            assert_eq!(after, unconfirmed("w2:1"));
+            assert!(
+                message(judge_holding(1, "c:1", Some(&after), None)).contains(
+                    "lists w2:1 as the node of group 1, which this node could not ask who it is"
+                )
+            );
+        }
+        // A first answer, and later answers, stand as given.
+        assert_eq!(Holding::NotListed.after(Some(&holds)), Holding::NotListed);
+        // An address recorded before the holder was kept ("") matches none.
+        let old = Holding::from_code(1, "").unwrap();
+        assert_eq!(unconfirmed("w:1").after(Some(&old)), unconfirmed("w:1"));
     }
 }

@@ -96,14 +96,22 @@ pub fn ask_holding(
     ) else {
         return Err("an answer that is not a node".into());
     };
-    let holder = citus::OtherNode { group, host, port };
-    let answer = ask(&citus::conninfo_of(&holder), "chronoid", None, now)
-        .map_err(|why| format!("the node it lists, {}:{}: {why}", holder.host, holder.port))?;
+    let node = citus::OtherNode { group, host, port };
+    let holder = format!("{}:{}", node.host, node.port);
+    // Not an error of asking the coordinator: what it said stands, and the
+    // judge decides what a node it lists and this one cannot ask means.
+    let answer = match ask(&citus::conninfo_of(&node), "chronoid", None, now) {
+        Ok(answer) => answer,
+        Err(why) => {
+            pgrx::log!("chronoid: could not ask {holder}, the node the Citus coordinator lists for group {group}, who it is: {why}");
+            return Ok(Holding::Unconfirmed { holder });
+        }
+    };
     let itself = answer.known.first();
     Ok(match itself.map(|k| (k.system, k.since)) {
-        Some(them) if them == me => Holding::Holds,
+        Some(them) if them == me => Holding::Holds { holder },
         them => Holding::Another {
-            holder: format!("{}:{}", holder.host, holder.port),
+            holder,
             copy: them.is_some_and(|(system, _)| system == me.0),
         },
     })

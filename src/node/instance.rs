@@ -72,11 +72,13 @@ pub fn own_since() -> u64 {
             let timeline = u64::from(unsafe { pg_sys::GetWALInsertionTimeLine() });
             let here = directory_identity();
             let kept = read_rank(here, timeline);
-            let rank = kept
-                .unwrap_or((timeline << 42) | (super::ledger::now_ms().max(1) & ((1 << 42) - 1)));
+            let rank = kept.map_or(
+                (timeline << 42) | (super::ledger::now_ms().max(1) & ((1 << 42) - 1)),
+                |(rank, _)| rank,
+            );
             match since.compare_exchange(0, rank, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => {
-                    if kept.is_none() {
+                    if kept.is_none_or(|(_, old)| old) {
                         write_rank(here, rank);
                     }
                     rank
@@ -90,32 +92,68 @@ pub fn own_since() -> u64 {
 
 /// Where this instance's rank is kept. A copy of the data directory
 /// (pg_basebackup, a file-system copy, a restored backup) carries the file
-/// but not the directory it names, so a copy takes a rank of its own.
+/// but not the directory it names, nor, restored on another machine (a
+/// volume snapshot attached elsewhere), the machine: a copy takes a rank of
+/// its own. (A whole machine cloned, its machine-id and host name with it,
+/// and its volume attached at the same device and inode, reads as the same
+/// instance: docs/across-servers.md says so.)
 const RANK_FILE: &str = "chronoid.instance";
-const RANK_HEADER: &str = "chronoid instance 1";
+const RANK_HEADER: &str = "chronoid instance 2";
+/// The file as 0.6.0's first builds wrote it, without the machine: read as
+/// this machine's, and written anew.
+const RANK_HEADER_1: &str = "chronoid instance 1";
 
-/// The data directory's device and inode: the same directory across
+/// The data directory's device and inode, and the machine's identity (a
+/// hash of /etc/machine-id and the host name): the same directory across
 /// restarts, another for every copy of it.
-fn directory_identity() -> Option<(u64, u64)> {
+fn directory_identity() -> Option<(u64, u64, u64)> {
     use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(".").ok().map(|m| (m.dev(), m.ino()))
+    let machine = [
+        "/etc/machine-id",
+        "/var/lib/dbus/machine-id",
+        "/proc/sys/kernel/hostname",
+    ]
+    .iter()
+    .filter_map(|f| std::fs::read(f).ok())
+    .flatten()
+    // FNV-1a: stable across builds and Rust versions, unlike
+    // DefaultHasher, since the file outlives the library.
+    .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    std::fs::metadata(".")
+        .ok()
+        .map(|m| (m.dev(), m.ino(), machine))
 }
 
-/// The rank kept for this very directory on this timeline, if any.
-fn read_rank(here: Option<(u64, u64)>, timeline: u64) -> Option<u64> {
-    let (dev, ino) = here?;
+/// The rank kept for this very directory on this timeline, if any; and
+/// whether the file is to be written anew (an older layout).
+fn read_rank(here: Option<(u64, u64, u64)>, timeline: u64) -> Option<(u64, bool)> {
+    let (dev, ino, machine) = here?;
     let text = std::fs::read_to_string(RANK_FILE).ok()?;
     let mut lines = text.lines();
-    (lines.next()? == RANK_HEADER).then_some(())?;
-    let mut fields = lines.next()?.split(' ').map(|f| f.parse::<u64>().ok());
-    let (d, i, rank) = (fields.next()??, fields.next()??, fields.next()??);
-    ((d, i) == (dev, ino) && rank >> 42 == timeline && rank != 0).then_some(rank)
+    let header = lines.next()?;
+    let old = header == RANK_HEADER_1;
+    (header == RANK_HEADER || old).then_some(())?;
+    let fields: Vec<u64> = lines
+        .next()?
+        .split(' ')
+        .map(|f| f.parse::<u64>().ok())
+        .collect::<Option<_>>()?;
+    let (d, i, m, rank) = match (old, fields.as_slice()) {
+        (true, &[d, i, rank]) => (d, i, machine, rank),
+        (false, &[d, i, m, rank]) => (d, i, m, rank),
+        _ => return None,
+    };
+    ((d, i, m) == (dev, ino, machine) && rank >> 42 == timeline && rank != 0).then_some((rank, old))
 }
 
-fn write_rank(here: Option<(u64, u64)>, rank: u64) {
+fn write_rank(here: Option<(u64, u64, u64)>, rank: u64) {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
-    let Some((dev, ino)) = here else { return };
+    let Some((dev, ino, machine)) = here else {
+        return;
+    };
     let tmp = format!("{RANK_FILE}.tmp");
     // SAFETY: a global PostgreSQL sets from the data directory's mode at start.
     let mode = unsafe { crate::pg::ffi::pg_file_create_mode } as u32;
@@ -126,7 +164,7 @@ fn write_rank(here: Option<(u64, u64)>, rank: u64) {
         .mode(mode)
         .open(&tmp)
         .and_then(|mut f| {
-            f.write_all(format!("{RANK_HEADER}\n{dev} {ino} {rank}\n").as_bytes())?;
+            f.write_all(format!("{RANK_HEADER}\n{dev} {ino} {machine} {rank}\n").as_bytes())?;
             f.sync_all()
         })
         .and_then(|()| std::fs::rename(&tmp, RANK_FILE))

@@ -169,19 +169,12 @@ fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -> Ju
         found.push(policy::judge_formation(own, &me, &nodes));
     }
     if let Some((group, _, coordinator)) = &facts.holding {
-        let key = holding_key(*group);
-        // Said of this very instance: a copy (a standby promoted) carries
-        // its primary's ledger, and must ask for itself.
-        let me = (super::instance::own_system(), super::instance::own_since());
-        let said = ledger
-            .remembered(&key, own)
-            .filter(|p| (p.system, p.since) == me)
-            .and_then(|p| Holding::from_code(p.node_id, &p.name));
+        let said = said_to_me(ledger, *group, own);
         found.push(policy::judge_holding(
             *group,
             coordinator,
             said.as_ref(),
-            failed.get(&key).map(String::as_str),
+            failed.get(&holding_key(*group)).map(String::as_str),
         ));
     }
     if let Some(message) = clash_known(own, ledger) {
@@ -318,6 +311,17 @@ fn publish_first(db: u32, epoch: u64, facts: &Facts, failed: &HashMap<String, St
     }
 }
 
+/// What the coordinator last said of `group` to this very instance while
+/// it had `own`: a copy (a standby promoted) carries its primary's ledger,
+/// and must ask for itself.
+fn said_to_me(ledger: &Ledger, group: i32, own: i32) -> Option<Holding> {
+    let me = (super::instance::own_system(), super::instance::own_since());
+    ledger
+        .remembered(&holding_key(group), own)
+        .filter(|p| (p.system, p.since) == me)
+        .and_then(|p| Holding::from_code(p.node_id, &p.name))
+}
+
 /// Whether a refusal stands on `db` for `epoch`.
 fn refused_for(db: u32, epoch: u64) -> bool {
     verdict::word_of(db)
@@ -334,10 +338,12 @@ fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) ->
     let due = |key: &str| {
         full || (ledger.remembered(key, facts.own).is_none() && !failed.contains_key(key))
     };
+    // A disabled subscription's publisher too: its slot keeps its rows for
+    // when the subscription is enabled, so an id it takes meanwhile is a
+    // clash now; out of reach, it is judged by its last answer.
     let mut to_ask: Vec<(String, String, Option<i32>)> = facts
         .subscriptions
         .iter()
-        .filter(|s| s.enabled)
         .map(|s| (key_of(s), s.conninfo.clone(), None))
         .collect();
     if let Some((_, nodes)) = &facts.formation {
@@ -375,16 +381,16 @@ fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) ->
             Ok(a) if group.is_some() => formation_answers.push((key.clone(), a)),
             Ok(a) => answers.push((key.clone(), a)),
             Err(why) => {
-                let name = facts
-                    .subscriptions
-                    .iter()
-                    .find(|s| key_of(s) == *key)
-                    .map_or_else(
-                        || format!("the {}", key.replace("citus", "Citus")),
-                        |s| format!("the publisher of subscription \"{}\"", s.name),
-                    );
-                // As an apply worker logs a publisher it cannot reach.
-                pgrx::log!("chronoid: could not ask {name} for its node id: {why}");
+                let sub = facts.subscriptions.iter().find(|s| key_of(s) == *key);
+                let name = sub.map_or_else(
+                    || format!("the {}", key.replace("citus", "Citus")),
+                    |s| format!("the publisher of subscription \"{}\"", s.name),
+                );
+                // As an apply worker logs a publisher it cannot reach (a
+                // disabled subscription's may be gone for good: not logged).
+                if sub.is_none_or(|s| s.enabled) {
+                    pgrx::log!("chronoid: could not ask {name} for its node id: {why}");
+                }
                 failed.insert(key.clone(), why);
             }
         }
@@ -394,15 +400,13 @@ fn ask_peers(facts: &Facts, full: bool, failed: &mut HashMap<String, String>) ->
         let me = (super::instance::own_system(), super::instance::own_since());
         match asking::ask_holding(conninfo, *group, me, now) {
             Ok(h) => {
-                let holder = match &h {
-                    Holding::Another { holder, .. } => holder.clone(),
-                    _ => String::new(),
-                };
+                let before = said_to_me(&ledger, *group, facts.own);
+                let h = h.after(before.as_ref());
                 // Recorded as said to this instance (its system identifier
                 // and rank in the entry's own columns).
                 let answer = Answer {
                     node_id: h.code(),
-                    name: holder,
+                    name: h.holder().to_owned(),
                     known: vec![super::instance::own(facts.own)],
                 };
                 formation_answers.push((key, answer));

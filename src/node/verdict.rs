@@ -16,7 +16,7 @@
 //! `src/types/` or `src/generators.rs`.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic, PgSqlErrorCode};
@@ -45,6 +45,9 @@ struct Slot {
     /// A refusal's message and hint, or what a pending verdict waits for,
     /// split by a NUL.
     reason: SharedText<1536>,
+    /// Held while a judge publishes (two may, for a moment: one told to
+    /// stop, which may not have yet, and its successor).
+    publishing: AtomicBool,
 }
 
 pub struct Shared {
@@ -79,6 +82,7 @@ pub fn request_shmem() {
                     confirmed_ms: AtomicU64::new(0),
                     judged: AtomicU64::new(0),
                     reason: SharedText::new(),
+                    publishing: AtomicBool::new(false),
                 }
             }; MAX_DATABASES],
         })
@@ -227,14 +231,31 @@ pub fn published() -> Vec<Published> {
 
 /// The worker publishes its verdict on `db`, made for `epoch` on what
 /// `judged` (`configuration::fingerprint`) says.
+/// A verdict made for an epoch older than the one already published
+/// (a judge told to stop that had not yet) is dropped.
 pub fn publish(db: u32, verdict: Verdict, reason: &str, now_ms: u64, judged: u64) {
     let Some(i) = slot_of(db) else { return };
     let sl = &shared().slots[i];
-    // The reason first: a caller that reads the new word finds it.
-    sl.reason.set(reason);
-    sl.judged.store(judged, Ordering::Release);
-    sl.confirmed_ms.store(now_ms, Ordering::Release);
-    sl.word.store(verdict.to_word(), Ordering::Release);
+    while sl
+        .publishing
+        .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        std::hint::spin_loop();
+    }
+    let standing = Verdict::from_word(sl.word.load(Ordering::Acquire));
+    // Epochs are 32-bit counters that wrap: older is behind by less than
+    // half their range.
+    let older = sl.word.load(Ordering::Acquire) != NO_VERDICT
+        && (verdict.epoch.wrapping_sub(standing.epoch) as i32) < 0;
+    if !older {
+        // The reason first: a caller that reads the new word finds it.
+        sl.reason.set(reason);
+        sl.judged.store(judged, Ordering::Release);
+        sl.confirmed_ms.store(now_ms, Ordering::Release);
+        sl.word.store(verdict.to_word(), Ordering::Release);
+    }
+    sl.publishing.store(false, Ordering::Release);
 }
 
 /// What a refused or pending verdict says: (message, hint).

@@ -105,9 +105,13 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         for db in behind {
             if let Some((j, _, _)) = judges.remove(&db) {
                 // It ends at its next interrupt check (its wait on the
-                // peer's socket checks at once): two judges of one
-                // database never publish at once.
-                let _ = j.terminate().wait_for_shutdown();
+                // peer's socket checks at once; a name lookup may not).
+                // Not waited for: a judge that does not end (a resolver
+                // that ignores signals) must not hold up every other
+                // database's; what it may still publish is for an epoch
+                // gone, which never replaces a newer verdict
+                // (`verdict::publish`) and lets no caller mint.
+                let _ = j.terminate();
             }
         }
         let epoch = Verdict::epoch_of(verdict::epoch());
@@ -187,7 +191,23 @@ fn start_judge(db: u32, full: bool) -> Option<DynamicBackgroundWorker> {
         // SAFETY: this process's pid, to be told when the judge ends.
         .set_notify_pid(unsafe { pg_sys::MyProcPid })
         .load_dynamic()
-        .inspect_err(|e| pgrx::log!("chronoid: could not start a peer judge: {e:?}"))
+        .inspect_err(|e| {
+            // Once a minute at most: with every slot taken, every look of
+            // every database fails alike.
+            thread_local! {
+                static LAST: std::cell::Cell<Option<(Instant, u64)>> = const { std::cell::Cell::new(None) };
+            }
+            match LAST.get() {
+                Some((at, n)) if at.elapsed() < Duration::from_secs(60) => LAST.set(Some((at, n + 1))),
+                last => {
+                    let since = last.map_or(String::new(), |(_, n)| {
+                        format!(" ({n} more times in the last minute)")
+                    });
+                    pgrx::log!("chronoid: could not start a peer judge: {e:?}{since}; callers that need a verdict wait for one (see max_worker_processes)");
+                    LAST.set(Some((Instant::now(), 0)));
+                }
+            }
+        })
         .ok()
 }
 

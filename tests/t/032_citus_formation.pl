@@ -466,6 +466,20 @@ refused_within($w4,
 	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$p5 as the node of group $g4, another server/,
 	'and the removed worker4 refuses, naming worker5');
 $w4->stop;
+
+# The node the coordinator lists for a group, out of this node's reach
+# (moved to a host it cannot connect to, or a network split between them):
+# it may be the node that replaced this one, so this one refuses, naming it;
+# listed at its own address again, it mints.
+my $nowhere = PostgreSQL::Test::Cluster::get_free_port();
+my $w5_id = coord("SELECT nodeid FROM pg_dist_node WHERE nodeport = $p5");
+coord("SELECT citus_update_node($w5_id, '127.0.0.1', $nowhere)");
+refused_within($w5,
+	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$nowhere as the node of group $g4, which this node could not ask who it is/,
+	'worker5, the coordinator listing its group at an address it cannot reach (citus_update_node): refuses, naming it');
+coord("SELECT citus_update_node($w5_id, '127.0.0.1', $p5)");
+ok($w5->poll_query_until('postgres', "SELECT nanoflake_generator(gen_nanoflake()) = $g4"),
+	'listed at its own address again: worker5 mints');
 $w1c->stop;
 
 $_->stop for grep { $_->name ne $w1->name && $_->name ne $w4->name } formation_nodes($f);

@@ -247,6 +247,27 @@ set_node_id($n{east}, 1);
 	ok($slowest < 2.5, sprintf('west black-holed: 10 new connections on east mint at once (slowest %.3f s)', $slowest));
 	ok($n{east}->wait_for_log(qr/LOG:  chronoid: could not ask the publisher of subscription "from_west" for its node id: no answer within 5 s/),
 		'while the peer worker\'s judge waits on west, and logs it');
+	# A judge that does not end when told to (stopped here; a name lookup
+	# that ignores signals does the same) holds up nobody: after a change,
+	# the peer worker starts another and callers mint at once.
+	my $judge = '';
+	for (1 .. 100)
+	{
+		$judge = $n{east}->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'chronoid peer judge' LIMIT 1});
+		last if $judge;
+		Time::HiRes::sleep(0.2);
+	}
+	ok($judge, "a judge is asking west (pid $judge)");
+	kill 'STOP', $judge;
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_west RENAME TO from_west_renamed');
+	my $t0 = Time::HiRes::time();
+	my ($r, $o, $e) = $n{east}->psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
+	my $took = Time::HiRes::time() - $t0;
+	is($o, '1', 'a change while that judge is stopped: east mints') or diag($e);
+	# Not a timing of chronoid: with no new judge, callers wait 12 s.
+	ok($took < 5, sprintf('without waiting for the stopped judge (%.3f s)', $took));
+	kill 'CONT', $judge;
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_west_renamed RENAME TO from_west');
 	kill 'CONT', split(/ /, $pids);
 }
 
@@ -294,6 +315,39 @@ set_node_id($n{east}, 1);
 	ok(-s $n{east}->data_dir . '/chronoid.peers' < 4096, 'nor keeps them (chronoid.peers under 4 KiB)');
 	$n{east}->safe_psql('postgres', 'DROP SUBSCRIPTION from_plain');
 	$plain->stop;
+}
+
+# 6e. A disabled subscription's slot keeps its publisher's rows for when it
+# is enabled: its publisher is still asked, and an id it takes meanwhile is
+# a clash now. Here the publisher no longer knows the subscriber (its
+# chronoid.peers gone, as after 15 minutes without a question), so it
+# mints on the subscriber's id; the subscriber, asking, refuses.
+{
+	my %one;
+	for my $name (qw(pub_only sub_only))
+	{
+		$one{$name} = chronoid_node($name, allows_streaming => 'logical');
+		$one{$name}->append_conf('postgresql.conf', 'chronoid.node_id = ' . ($name eq 'pub_only' ? 8 : 9) . "\n");
+		$one{$name}->start;
+		$one{$name}->safe_psql('postgres', 'CREATE EXTENSION chronoid; CREATE TABLE t (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake())');
+	}
+	$one{pub_only}->safe_psql('postgres', 'CREATE PUBLICATION one FOR TABLE t');
+	my $conn = $one{pub_only}->connstr('postgres') =~ s/'//gr;
+	$one{sub_only}->safe_psql('postgres', "CREATE SUBSCRIPTION from_pub CONNECTION '$conn' PUBLICATION one WITH (copy_data = false)");
+	is($one{sub_only}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '9', 'a one-way subscriber (9) of a publisher (8) mints');
+	$one{sub_only}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_pub DISABLE');
+	$one{pub_only}->stop;
+	unlink($one{pub_only}->data_dir . '/chronoid.peers');
+	$one{pub_only}->adjust_conf('postgresql.conf', 'chronoid.node_id', '9');
+	$one{pub_only}->start;
+	is($one{pub_only}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '9',
+		'the publisher, given the subscriber\'s id 9 while the subscription is disabled and knowing no peer, mints');
+	refused_within($one{sub_only}, 'gen_nanoflake',
+		qr/55000: gen_nanoflake\(\) refuses: this server's node id 9 is also the node id of the publisher of the disabled subscription "from_pub"/,
+		'the subscriber asks the disabled subscription\'s publisher too: refused, its rows would meet on 9');
+	$one{sub_only}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_pub ENABLE');
+	$one{sub_only}->safe_psql('postgres', 'DROP SUBSCRIPTION from_pub');
+	$_->stop for values %one;
 }
 
 # 7. Two publishers with one node id feeding one server (fan-in): their rows
