@@ -42,6 +42,22 @@ const LOOK_EVERY_MS: u64 = 1_000;
 
 /// From `_PG_init` while preloading.
 pub fn register_worker() {
+    // SAFETY: GUC variables, read from the configuration before preloading.
+    let (slots, parallel) = unsafe { (pg_sys::max_worker_processes, pg_sys::max_parallel_workers) };
+    let logical = crate::pg::guc::config_text(c"max_logical_replication_workers")
+        .and_then(|v| v.to_str().ok()?.parse::<i32>().ok())
+        .unwrap_or(0);
+    // The reserver and this worker, and one judge at a time: parallel
+    // query and logical replication may take every other slot, and a
+    // caller that needs a verdict (after a start, after a change) waits for
+    // a judge. Logged, not refused: a server runs with it, and most of the
+    // time its verdicts stand.
+    if slots < parallel + logical + 3 {
+        pgrx::log!(
+            "chronoid: max_worker_processes ({slots}) leaves chronoid no worker slot once parallel query (max_parallel_workers, {parallel}) and logical replication (max_logical_replication_workers, {logical}) take theirs; set it to at least {} (docs/across-servers.md, \"Trust and limits\"), or callers that need a verdict may wait 12 s and refuse",
+            parallel + logical + 3
+        );
+    }
     BackgroundWorkerBuilder::new("chronoid peer worker")
         .set_library("chronoid")
         .set_function("chronoid_peer_worker_main")

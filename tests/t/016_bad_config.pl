@@ -136,4 +136,14 @@ is($node->safe_psql('postgres', "SELECT gen_nanoflake() > '$before'::nanoflake")
 	'the server keeps generating, above the IDs before the reload');
 $node->stop;
 
+# Worker slots that parallel query and logical replication can take all of
+# (PostgreSQL's defaults: 8, 8 and 4) leave chronoid's peer judges none:
+# said at start, in the log; a server that leaves room says nothing.
+$node->adjust_conf($conf, $_, undef) for qw(chronoid.nanoflake_epoch chronoid.node_id);
+ok(starts_with(), 'PostgreSQL\'s default worker settings: the server starts');
+ok($node->log_contains(qr/LOG:  chronoid: max_worker_processes \(8\) leaves chronoid no worker slot once parallel query \(max_parallel_workers, 8\) and logical replication \(max_logical_replication_workers, 4\) take theirs; set it to at least 15/, $log_at),
+	'and logs that they leave chronoid no worker slot, and what to set');
+ok(starts_with(max_worker_processes => 15), 'max_worker_processes = 15: the server starts');
+ok(!$node->log_contains(qr/leaves chronoid no worker slot/, $log_at), 'and logs nothing of it');
+
 done_testing();
