@@ -208,6 +208,8 @@ python3 scripts/check_meta_json.py || failed+=("META.json does not follow the PG
 # chronoid-formats is ready for crates.io: it packages and builds alone.
 timed "cargo package -p chronoid-formats" cargo package -q -p chronoid-formats --allow-dirty >/dev/null || failed+=("cargo package -p chronoid-formats")
 python3 scripts/check_readme_recipes.py || failed+=("a README/docs snippet is not an excerpt of the recipe it names")
+# The README is a front page: what it is, the two commands, a tour, links.
+[ "$(wc -l <README.md)" -le 250 ] || failed+=("README.md is over 250 lines ($(wc -l <README.md)): move detail into docs/")
 # The npm package as npm users pack it: npm pack in a clean checkout's node/
 # builds it (its prepack hook), and node/ alone refuses with a message.
 timed "npm pack in a clean checkout (tests/node_pack.sh)" bash tests/node_pack.sh || failed+=("npm pack in a clean checkout (tests/node_pack.sh)")
