@@ -54,6 +54,8 @@ pub struct Shared {
     epoch: AtomicU64,
     launcher_latch: AtomicUsize,
     launcher_pid: AtomicI32,
+    /// The peer worker's last try to start a judge found no worker slot.
+    starved: AtomicBool,
     slots: [Slot; MAX_DATABASES],
 }
 
@@ -75,6 +77,7 @@ pub fn request_shmem() {
             epoch: AtomicU64::new(1),
             launcher_latch: AtomicUsize::new(0),
             launcher_pid: AtomicI32::new(0),
+            starved: AtomicBool::new(false),
             slots: [const {
                 Slot {
                     db: AtomicU32::new(0),
@@ -132,6 +135,12 @@ pub fn publish_worker(latch: *mut pg_sys::Latch, pid: i32) {
     let s = shared();
     s.launcher_latch.store(latch as usize, Ordering::Release);
     s.launcher_pid.store(pid, Ordering::Release);
+}
+
+/// The peer worker, after each try to start a judge: whether it found no
+/// worker slot.
+pub fn note_starved(starved: bool) {
+    shared().starved.store(starved, Ordering::Release);
 }
 
 /// The slot of database `db`, claimed if it has none (`None`: all taken).
@@ -283,8 +292,10 @@ fn my_db() -> u32 {
 
 /// Refuses (55000) unless the peer worker's verdict on this database lets
 /// this server mint with `node` now. One read of the verdict and one of the
-/// epoch when it does.
-pub fn require_mint(function: &str, node: Option<u16>) {
+/// epoch when it does. `judge_here` judges this database from what the
+/// server remembers, asking nobody (`judge::judge_without_asking`): called
+/// only while no judge can start (every worker slot taken).
+pub fn require_mint(function: &str, node: Option<u16>, judge_here: fn(u32)) {
     let slot = match MY_SLOT.get() {
         Some(i) => i,
         None => {
@@ -311,7 +322,7 @@ pub fn require_mint(function: &str, node: Option<u16>) {
     match Verdict::reading(word, epoch(), node) {
         Reading::Mint => {}
         Reading::Refuse => refuse(function, slot),
-        Reading::Wait => wait_for_verdict(function, node, slot),
+        Reading::Wait => wait_for_verdict(function, node, slot, judge_here),
     }
 }
 
@@ -324,10 +335,11 @@ fn refuse(function: &str, slot: usize) -> ! {
     )
 }
 
-fn wait_for_verdict(function: &str, node: Option<u16>, slot: usize) {
+fn wait_for_verdict(function: &str, node: Option<u16>, slot: usize, judge_here: fn(u32)) {
     let s = shared();
     let sl = &s.slots[slot];
     let started = Instant::now();
+    let mut judged_here = false;
     let first = Verdict::from_word(sl.word.load(Ordering::Acquire));
     if first.epoch == Verdict::epoch_of(epoch())
         && first.state != State::Pending
@@ -349,6 +361,15 @@ fn wait_for_verdict(function: &str, node: Option<u16>, slot: usize) {
             Reading::Mint => return,
             Reading::Refuse => refuse(function, slot),
             Reading::Wait => {}
+        }
+        // No judge can start (a role's parallel queries may take every
+        // worker slot): what a judge would publish first, from what the
+        // server remembers, this caller publishes itself; a verdict that
+        // needs a question waits for a judge still.
+        if !judged_here && s.starved.load(Ordering::Acquire) {
+            judged_here = true;
+            judge_here(sl.db.load(Ordering::Acquire));
+            continue;
         }
         let v = Verdict::from_word(word);
         // SAFETY: as above.

@@ -207,7 +207,9 @@ fn start_judge(db: u32, full: bool) -> Option<DynamicBackgroundWorker> {
         // SAFETY: this process's pid, to be told when the judge ends.
         .set_notify_pid(unsafe { pg_sys::MyProcPid })
         .load_dynamic()
+        .inspect(|_| verdict::note_starved(false))
         .inspect_err(|e| {
+            verdict::note_starved(true);
             // Once a minute at most: with every slot taken, every look of
             // every database fails alike.
             thread_local! {

@@ -271,6 +271,46 @@ set_node_id($n{east}, 1);
 	kill 'CONT', split(/ /, $pids);
 }
 
+# 6b'. Every free worker slot taken by a role's parallel query (a LOGIN
+# role and nothing more): no judge can start after a change, so a caller
+# judges from what the server remembers, as a judge would first, and mints
+# where the peers' last answers say it may.
+{
+	use IPC::Run;
+	$n{east}->safe_psql('postgres', q{
+		CREATE ROLE lowly LOGIN;
+		CREATE TABLE big AS SELECT g FROM generate_series(1, 60000) g;
+		ALTER TABLE big SET (parallel_workers = 8);
+		GRANT SELECT ON big TO lowly;
+		CREATE FUNCTION slow(int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN PERFORM pg_sleep(0.002); RETURN $1; END $$;});
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-XAtq', '-d', $n{east}->connstr('postgres') . ' user=lowly', '-c',
+		  'SET max_parallel_workers_per_gather = 8; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SELECT count(slow(g)) FROM big' ],
+		\$in, \$out, \$err);
+	# Its workers in every free slot, and no judge running (one running
+	# would judge the change itself): none can start until the query ends.
+	my $took_all = $n{east}->poll_query_until('postgres',
+		q{SELECT count(*) FILTER (WHERE backend_type = 'parallel worker') > 0
+		     AND count(*) FILTER (WHERE backend_type = 'chronoid peer judge') = 0 FROM pg_stat_activity});
+	ok($took_all, 'lowly\'s parallel query runs, its workers in every free slot');
+	my $log_at = -s $n{east}->logfile;
+	# A change that starts no worker of its own: a subscription made
+	# disabled, without a slot.
+	my $conn = $n{west}->connstr('postgres') =~ s/'//gr;
+	$n{east}->safe_psql('postgres', "CREATE SUBSCRIPTION idle CONNECTION '$conn' PUBLICATION mesh WITH (connect = false)");
+	my $t0 = Time::HiRes::time();
+	my ($r, $o, $e) = $n{east}->psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())');
+	my $took = Time::HiRes::time() - $t0;
+	is($o, '1', 'a change while no judge can start: a caller mints by what west last answered') or diag($e);
+	# Not a timing of chronoid: waiting for a judge that cannot start is 12 s.
+	ok($took < 6, sprintf('without waiting for a judge (%.3f s)', $took));
+	ok($n{east}->log_contains(qr/chronoid: could not start a peer judge/, $log_at), 'while the peer worker could not start one (logged)');
+	$h->finish;
+	is($out, "60000\n", 'and lowly\'s query ends as it would');
+	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION idle SET (slot_name = NONE); DROP SUBSCRIPTION idle; DROP TABLE big; DROP FUNCTION slow(int); DROP ROLE lowly');
+}
+
 # 6c. A subscription a non-superuser made (pg_create_subscription) to a
 # server that never answers: not judged, so it cannot stop this server
 # minting; the peer worker says so in the log.
