@@ -105,38 +105,17 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
                 continue;
             }
         };
-        // Two publishers with one id meet here too (fan-in).
-        if theirs >= 0 {
-            if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
-                return Judgement::refuse(
-                    format!(
-                        "{publisher} and {} share node id {theirs}, and this server receives the rows of both",
-                        other.1
-                    ),
-                    HINT,
-                );
-            }
-            seen.push((theirs, publisher.clone()));
+        if let Some(refusal) = clash(own, theirs, &publisher, &mut seen) {
+            return refusal;
         }
-        let refusal = match (own, theirs) {
-            (UNSET, _) => format!(
-                "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"
-            ),
-            (_, UNSET) => format!(
-                "{publisher} has no node id (chronoid.node_id is not set there), and this server receives its rows"
-            ),
-            (id, theirs) if id == theirs => format!(
-                "this server's node id {id} is also the node id of {publisher}, whose rows it receives"
-            ),
-            _ => continue,
-        };
-        return Judgement::refuse(refusal, HINT);
     }
     // A disabled subscription's slot keeps the publisher's rows for when it
     // is enabled: its publisher is asked too, and judged by its last answer
-    // (out of reach is no refusal: that may be why it was disabled), which
-    // stands against this server's id; an id this server took since the
-    // publisher last answered cannot be checked.
+    // (out of reach is no refusal: that may be why it was disabled) as an
+    // enabled one's is (no id on either side, one id on both, fan-in); an
+    // id this server took since the publisher last answered cannot be
+    // checked. One never heard is not judged: disabling a subscription
+    // whose publisher never answered is the way out the hint gives.
     for p in publishers.iter().filter(|p| !p.enabled) {
         let Some((answer, own_then)) = &p.last else {
             continue;
@@ -158,14 +137,48 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
                 HINT_DISABLED,
             );
         }
-        if own != UNSET && answer.node_id == own {
-            return Judgement::refuse(
-                format!("this server's node id {own} is also the node id of {publisher}"),
-                HINT,
-            );
+        // Its rows arrive as an enabled one's do: judged alike.
+        if let Some(refusal) = clash(own, answer.node_id, &publisher, &mut seen) {
+            return refusal;
         }
     }
     waiting.map_or(Judgement::Mint, Judgement::Wait)
+}
+
+/// Whether the rows of `publisher`, whose node id is `theirs`, meet this
+/// server's (`own`) or another publisher's (`seen`, which it joins).
+fn clash(
+    own: i32,
+    theirs: i32,
+    publisher: &str,
+    seen: &mut Vec<(i32, String)>,
+) -> Option<Judgement> {
+    // Two publishers with one id meet here too (fan-in).
+    if theirs >= 0 {
+        if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
+            return Some(Judgement::refuse(
+                format!(
+                    "{publisher} and {} share node id {theirs}, and this server receives the rows of both",
+                    other.1
+                ),
+                HINT,
+            ));
+        }
+        seen.push((theirs, publisher.to_owned()));
+    }
+    let refusal = match (own, theirs) {
+        (UNSET, _) => format!(
+            "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"
+        ),
+        (_, UNSET) => format!(
+            "{publisher} has no node id (chronoid.node_id is not set there), and this server receives its rows"
+        ),
+        (id, theirs) if id == theirs => format!(
+            "this server's node id {id} is also the node id of {publisher}, whose rows it receives"
+        ),
+        _ => return None,
+    };
+    Some(Judgement::refuse(refusal, HINT))
 }
 
 /// Another node of a Citus formation, as the judge sees it.
@@ -430,8 +443,20 @@ mod tests {
             "last answered while this server had node id 1; its rows arrive when the subscription is enabled"
         ));
         p.last = Some((answer(1).unwrap(), 1));
-        assert!(message(judge_publishers(1, &[p]))
+        assert!(message(judge_publishers(1, std::slice::from_ref(&p)))
             .contains("is also the node id of the publisher of the disabled subscription"));
+        // No id on either side, and fan-in, as for an enabled one: its rows
+        // arrive when it is enabled.
+        p.last = Some((answer(UNSET).unwrap(), 0));
+        assert!(message(judge_publishers(0, std::slice::from_ref(&p)))
+            .contains("the publisher of the disabled subscription \"a\" (p-1) has no node id"));
+        p.last = Some((answer(3).unwrap(), UNSET));
+        assert!(message(judge_publishers(UNSET, std::slice::from_ref(&p)))
+            .contains("this server has no node id (chronoid.node_id is not set), and it receives rows from the publisher of the disabled subscription"));
+        p.last = Some((answer(3).unwrap(), 1));
+        let enabled = publisher("b", answer(3), None);
+        assert!(message(judge_publishers(1, &[enabled, p]))
+            .contains("share node id 3, and this server receives the rows of both"));
     }
 
     #[test]

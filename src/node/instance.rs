@@ -78,6 +78,9 @@ pub fn own_since() -> u64 {
             );
             match since.compare_exchange(0, rank, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => {
+                    if kept.is_none() && std::path::Path::new(RANK_FILE).exists() {
+                        pgrx::log!("chronoid: \"{RANK_FILE}\" is not this instance's (a copy of the data directory, another machine or timeline, or a damaged file): this server ranks as a new instance of its cluster");
+                    }
                     if kept.is_none_or(|(_, old)| old) {
                         write_rank(here, rank);
                     }

@@ -385,6 +385,12 @@ set_node_id($n{east}, 1);
 	refused_within($one{sub_only}, 'gen_nanoflake',
 		qr/55000: gen_nanoflake\(\) refuses: this server's node id 9 is also the node id of the publisher of the disabled subscription "from_pub"/,
 		'the subscriber asks the disabled subscription\'s publisher too: refused, its rows would meet on 9');
+	# Its rows are judged as an enabled subscription's: a publisher with no
+	# node id is refused too.
+	set_node_id($one{pub_only}, undef);
+	refused_within($one{sub_only}, 'gen_nanoflake',
+		qr/55000: gen_nanoflake\(\) refuses: the publisher of the disabled subscription "from_pub" \(.*\) has no node id \(chronoid.node_id is not set there\)/,
+		'the publisher with no node id, the subscription still disabled: refused');
 	$one{sub_only}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_pub ENABLE');
 	$one{sub_only}->safe_psql('postgres', 'DROP SUBSCRIPTION from_pub');
 	$_->stop for values %one;
@@ -514,6 +520,8 @@ $copy->adjust_conf('postgresql.conf', 'max_logical_replication_workers', undef);
 $copy->restart;
 $copy->safe_psql('postgres', "CREATE SUBSCRIPTION copy_from_west CONNECTION '$west_conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
 is($copy->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'the copy (1) mints');
+ok($copy->log_contains(qr/LOG:  chronoid: "chronoid.instance" is not this instance's \(a copy of the data directory/),
+	'the copy says it ranks as a new instance (the file it carries is east\'s)');
 refused_within($n{east}, 'gen_nanoflake',
 	qr/55000: gen_nanoflake\(\) refuses: a copy of this server \(its system identifier \d+, made active after this one\) mints with this server's node id 1: "copy"/,
 	'east, older, refuses: a copy of it with its id mints beyond west');
@@ -527,6 +535,7 @@ is($copy->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), 
 $n{east}->restart;
 like(gen_error($n{east}, 'gen_nanoflake'), qr/55000: gen_nanoflake\(\) refuses: a copy of this server .* "copy"/,
 	'and after a second restart');
+ok(!$n{east}->log_contains(qr/"chronoid.instance" is not this instance's/), 'east never took a new rank');
 
 # 12b. A physical standby of east, promoted while east still runs (a
 # split brain): on a later timeline, it mints; east refuses, and still
