@@ -30,6 +30,12 @@ use chronoid_formats::node_verdict::{Reading, State, Verdict, NO_VERDICT};
 /// minted, or where subscriptions are).
 pub const MAX_DATABASES: usize = 64;
 
+/// Of those, the last few are kept for databases a superuser owns (and
+/// those with a superuser's subscriptions), as PostgreSQL keeps
+/// connections for superusers: a role that may create databases can take
+/// the others, not these.
+pub const RESERVED_FOR_SUPERUSERS: usize = 8;
+
 /// How long a caller waits for a verdict on what it sees: a judging that
 /// asks one new peer that never answers takes 5 s.
 const WAIT_FOR_VERDICT_MS: u64 = 12_000;
@@ -143,8 +149,9 @@ pub fn note_starved(starved: bool) {
     shared().starved.store(starved, Ordering::Release);
 }
 
-/// The slot of database `db`, claimed if it has none (`None`: all taken).
-fn slot_of(db: u32) -> Option<usize> {
+/// The slot of database `db`, claimed if it has none (`None`: all taken,
+/// or all but the reserved ones where `reserved` is false).
+fn slot_of(db: u32, reserved: bool) -> Option<usize> {
     let s = shared();
     if let Some(i) = s
         .slots
@@ -152,6 +159,14 @@ fn slot_of(db: u32) -> Option<usize> {
         .position(|sl| sl.db.load(Ordering::Acquire) == db)
     {
         return Some(i);
+    }
+    let free = s
+        .slots
+        .iter()
+        .filter(|sl| sl.db.load(Ordering::Acquire) == 0)
+        .count();
+    if !reserved && free <= RESERVED_FOR_SUPERUSERS {
+        return None;
     }
     for (i, sl) in s.slots.iter().enumerate() {
         match sl
@@ -178,7 +193,7 @@ pub fn databases() -> Vec<u32> {
 
 /// Wants a verdict for `db` (the worker, for a database with subscriptions).
 pub fn want(db: u32) -> bool {
-    slot_of(db).is_some()
+    slot_of(db, true).is_some()
 }
 
 /// Gives up the slot of a database that is gone.
@@ -243,7 +258,9 @@ pub fn published() -> Vec<Published> {
 /// A verdict made for an epoch older than the one already published
 /// (a judge told to stop that had not yet) is dropped.
 pub fn publish(db: u32, verdict: Verdict, reason: &str, now_ms: u64, judged: u64) {
-    let Some(i) = slot_of(db) else { return };
+    let Some(i) = slot_of(db, true) else {
+        return;
+    };
     let sl = &shared().slots[i];
     while sl
         .publishing
@@ -299,10 +316,13 @@ pub fn require_mint(function: &str, node: Option<u16>, judge_here: fn(u32)) {
     let slot = match MY_SLOT.get() {
         Some(i) => i,
         None => {
-            let Some(i) = slot_of(my_db()) else {
+            // A database a superuser owns may take a reserved slot.
+            let owner = crate::pg::catalog::database_owner(my_db());
+            let reserved = owner.is_some_and(crate::pg::subscriptions::owned_by_superuser);
+            let Some(i) = slot_of(my_db(), reserved) else {
                 error_with_hint(
                     PgSqlErrorCode::ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
-                    format!("{function} refuses: more than {MAX_DATABASES} databases of this server mint IDs or have subscriptions, and chronoid judges at most {MAX_DATABASES}"),
+                    format!("{function} refuses: more than {MAX_DATABASES} databases of this server mint IDs or have subscriptions, and chronoid judges at most {MAX_DATABASES}, the last {RESERVED_FOR_SUPERUSERS} of them for databases a superuser owns"),
                     "Mint chronoid IDs in fewer databases of one server.",
                 )
             };

@@ -110,6 +110,17 @@ pub fn database_oids() -> Vec<u32> {
     })
 }
 
+/// The owner of database `oid` (`datdba`), `None` if there is none.
+pub fn database_owner(oid: u32) -> Option<u32> {
+    scan(pg_sys::DatabaseRelationId, |row| {
+        (row.int4(row.attnum("oid")).map(|o| o as u32) == Some(oid))
+            .then(|| row.int4(row.attnum("datdba")).map(|o| o as u32))
+            .flatten()
+    })
+    .into_iter()
+    .next()
+}
+
 /// The name of database `oid`, `None` if there is none.
 pub fn database_name(oid: u32) -> Option<String> {
     // SAFETY: a syscache lookup; a palloc'd copy of the name, or NULL.

@@ -60,5 +60,26 @@ is($node->safe_psql('chronoid_sec', q{
 	"CREATE OR REPLACE FUNCTION gen_nanoflake() RETURNS nanoflake LANGUAGE sql AS 'SELECT 0::bigint::nanoflake'");
 like($err, qr/must be owner/, 'the owner cannot replace gen_nanoflake()');
 
+# A role that may create databases, minting in as many as it can: chronoid
+# keeps a verdict for 64 databases, the last 8 for databases a superuser
+# owns (as PostgreSQL keeps connections for superusers), so it is refused
+# (53400) before it takes those, and a superuser's database still mints.
+$node->safe_psql('postgres', 'CREATE ROLE creator LOGIN CREATEDB');
+my ($made, $refused) = (0, '');
+for my $i (1 .. 64)
+{
+	$node->safe_psql('postgres', "CREATE DATABASE many_$i", extra_params => [ '-U', 'creator' ]);
+	my ($r, $o, $e) = $node->psql("many_$i", 'CREATE EXTENSION chronoid; SELECT gen_nanoflake() IS NOT NULL',
+		extra_params => [ '-U', 'creator', '-v', 'VERBOSITY=verbose' ]);
+	if ($r != 0) { $refused = $e; last }
+	$made++;
+}
+like($refused, qr/ERROR:  53400: gen_nanoflake\(\) refuses: more than 64 databases of this server mint IDs or have subscriptions, and chronoid judges at most 64, the last 8 of them for databases a superuser owns/,
+	"a CREATEDB role, minting in database after database, is refused (53400) after $made");
+cmp_ok($made, '<=', 56, 'before it takes the 8 verdicts kept for databases a superuser owns');
+$node->safe_psql('postgres', 'CREATE DATABASE superusers_own');
+is($node->safe_psql('superusers_own', 'CREATE EXTENSION chronoid; SELECT gen_nanoflake() IS NOT NULL'), 't',
+	'a database a superuser owns still mints');
+
 $node->stop;
 done_testing();
