@@ -269,11 +269,11 @@ pub fn publish(db: u32, verdict: Verdict, reason: &str, now_ms: u64, judged: u64
     {
         std::hint::spin_loop();
     }
-    let standing = Verdict::from_word(sl.word.load(Ordering::Acquire));
+    let word = sl.word.load(Ordering::Acquire);
     // Epochs are 32-bit counters that wrap: older is behind by less than
     // half their range.
-    let older = sl.word.load(Ordering::Acquire) != NO_VERDICT
-        && (verdict.epoch.wrapping_sub(standing.epoch) as i32) < 0;
+    let older = word != NO_VERDICT
+        && (verdict.epoch.wrapping_sub(Verdict::from_word(word).epoch) as i32) < 0;
     if !older {
         // The reason first: a caller that reads the new word finds it.
         sl.reason.set(reason);
