@@ -92,7 +92,8 @@ pub extern "C-unwind" fn _PG_init() {
     durable::reserver::register_worker();
     node::instance::request_shmem();
     node::verdict::request_shmem();
-    node::watcher::register_worker();
+    node::peer_worker::register_worker();
+    node::changes::register();
     // After every `pg_shmem_init!` above, so that it runs after their hooks
     // and fills what they placed: reads `chronoid.marks`, resumes tickers.
     durable::startup::install_hook();

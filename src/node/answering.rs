@@ -97,11 +97,7 @@ fn answer() -> Result<String, String> {
     // SAFETY: whether catalog lookups may run (a walsender's SHOW, say, may
     // have no transaction).
     let in_transaction = unsafe { pg_sys::IsTransactionState() };
-    let own = own(if in_transaction {
-        super::identity::node_id_answered()
-    } else {
-        super::identity::node_id_set()
-    });
+    let own = own(super::identity::node_id_answered());
     // SAFETY: a GUC variable; the role checks read the syscache, in a
     // transaction. The role logged in as, as for a replication connection.
     let asked_by = unsafe {

@@ -1,7 +1,16 @@
-//! The network step: one question to a peer (a subscription's publisher,
-//! another node of the Citus formation) for its node id and the servers it
-//! knows, asked only by the peer worker's judges (`judge.rs`), never on a
-//! caller's path, and its answer recorded in the ledger (`ledger.rs`).
+//! The network step, as questions the peer worker (`peer_worker.rs`) has
+//! under way side by side, each a connection of `crate::pg::libpq` driven
+//! without blocking and bounded by `ANSWER_WITHIN`:
+//!
+//! - `Question::Peer`: a peer (a subscription's publisher, another node of
+//!   the Citus formation) for its node id and the servers it knows;
+//! - `Question::Holding`: a Citus worker's coordinator, which node it lists
+//!   for the worker's group, then that node who it is;
+//! - `Question::Formation`: this server itself, one database, whether it
+//!   is a Citus node and what its formation's tables say (a Citus
+//!   database's facts are that database's: the worker reads them as the
+//!   bootstrap superuser over a local connection, which takes no worker
+//!   slot and which `superuser_reserved_connections` keeps room for).
 //!
 //! Only chronoid answers for chronoid: the answer is read from
 //! `pg_settings`, where a setting chronoid defines has its own context
@@ -9,24 +18,38 @@
 //! postgresql.conf where chronoid is not loaded) is not listed at all. An
 //! answer is at most 256 KiB and every line is checked
 //! (`chronoid_formats::node_ledger::read_answer`); anything else is no
-//! answer.
+//! answer. Answers are recorded in the ledger (`record`, `ledger.rs`).
 //!
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
 use super::{citus, identity, ledger};
-use crate::pg::remote;
+use crate::pg::libpq::{Connection, Progress, Row, ANSWER_WITHIN};
 use chronoid_formats::node_id::{resolve, Node, UNSET};
 use chronoid_formats::node_judging::{Holding, NO_CHRONOID};
 use chronoid_formats::node_ledger::{read_answer, Known, Ledger, Peer, MAX_ANSWER_BYTES};
 
 /// The peer's `chronoid.node_id`, `chronoid.node_id_base` and what it
-/// answers (itself first), one byte past the bound at most.
-const ASK: &str = "SELECT s.setting, b.setting, left(k.setting, 262145) \
+/// answers (itself first), one byte past the bound at most. Every name is
+/// qualified: the asked server's `search_path` is the asked server's.
+const ASK: &str = "SELECT s.setting, b.setting, pg_catalog.left(k.setting, 262145) \
     FROM pg_catalog.pg_settings k \
-    LEFT JOIN pg_catalog.pg_settings s ON s.name = 'chronoid.node_id' AND s.context = 'sighup' \
-    LEFT JOIN pg_catalog.pg_settings b ON b.name = 'chronoid.node_id_base' AND b.context = 'sighup' \
-    WHERE k.name = 'chronoid.node_ids_seen' AND k.context = 'internal'";
+    LEFT JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) 'chronoid.node_id' AND s.context OPERATOR(pg_catalog.=) 'sighup' \
+    LEFT JOIN pg_catalog.pg_settings b ON b.name OPERATOR(pg_catalog.=) 'chronoid.node_id_base' AND b.context OPERATOR(pg_catalog.=) 'sighup' \
+    WHERE k.name OPERATOR(pg_catalog.=) 'chronoid.node_ids_seen' AND k.context OPERATOR(pg_catalog.=) 'internal'";
+
+/// Whether this database is a Citus node.
+const IS_CITUS: &str =
+    "SELECT pg_catalog.to_regclass('pg_catalog.pg_dist_local_group') IS NOT NULL";
+
+/// This node's group id (NULL: no row), then one row per formation node
+/// (NULLs where the formation lists none).
+const FORMATION: &str =
+    "SELECT (SELECT groupid FROM pg_catalog.pg_dist_local_group LIMIT 1)::text, \
+    n.groupid::text, n.nodename, n.nodeport::text, n.isactive::text, \
+    'pg_catalog.pg_dist_node'::pg_catalog.regclass::pg_catalog.oid::text, \
+    'pg_catalog.pg_dist_local_group'::pg_catalog.regclass::pg_catalog.oid::text \
+    FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_dist_node n ON true";
 
 /// A peer's answer.
 pub struct Answer {
@@ -38,25 +61,285 @@ pub struct Answer {
     pub known: Vec<Known>,
 }
 
-/// Asks the server `conninfo` names. `Ok` with `NO_CHRONOID` where chronoid
-/// is not loaded there; `Err` says why there is no answer. `group`: the
-/// peer's Citus group, where it is a node of this server's formation (its
-/// id is then resolved as it resolves it, and its source named).
-pub fn ask(conninfo: &str, appname: &str, group: Option<i32>, now: u64) -> Result<Answer, String> {
-    let Some(row) = remote::first_row(conninfo, appname, ASK, 3)? else {
+/// What one database of this server says of its Citus formation.
+pub enum Formation {
+    /// Not a Citus node (no extension).
+    NotCitus,
+    /// A Citus node: its group id (`None`: the table has no row), the
+    /// formation's nodes, and the two tables' oids.
+    Citus {
+        group: Option<i32>,
+        nodes: Vec<citus::ListedNode>,
+        tables: [u32; 2],
+    },
+}
+
+enum Stage {
+    Asking(Connection),
+    /// The holding's second step: the listed node, asked who it is.
+    AskingHolder(Connection, String),
+    /// The formation's second step: the facts, on the same connection.
+    ReadingFormation(Connection),
+    /// Between two steps, for a moment.
+    Moving,
+}
+
+/// One question under way.
+pub struct Question {
+    kind: Kind,
+    stage: Stage,
+    sent: bool,
+}
+
+#[derive(Clone)]
+enum Kind {
+    Peer {
+        group: Option<i32>,
+    },
+    Holding {
+        group: i32,
+        me: (u64, u64),
+        dbname: String,
+        user: String,
+    },
+    Formation,
+}
+
+/// A question's outcome.
+pub enum Outcome {
+    Peer(Result<Answer, String>),
+    Holding(Result<Holding, String>),
+    Formation(Result<Formation, String>),
+}
+
+impl Question {
+    /// Asks the server `conninfo` names for its node id; `group`: the
+    /// peer's Citus group, where it is a node of this server's formation
+    /// (its id is then resolved as it resolves it, and its source named).
+    pub fn peer(conninfo: &str, appname: &str, group: Option<i32>) -> Question {
+        Question::new(Kind::Peer { group }, conninfo, appname)
+    }
+
+    /// Asks the formation's coordinator (`conninfo`) which node it counts
+    /// as group `group`'s, then that node who it is: whether it is this
+    /// server (`me`: its system identifier and rank), a copy of it, or
+    /// another.
+    pub fn holding(
+        conninfo: &str,
+        group: i32,
+        me: (u64, u64),
+        dbname: &str,
+        user: &str,
+    ) -> Question {
+        let kind = Kind::Holding {
+            group,
+            me,
+            dbname: dbname.to_owned(),
+            user: user.to_owned(),
+        };
+        Question::new(kind, conninfo, "chronoid")
+    }
+
+    /// Reads one database of this server's Citus facts over `conninfo` (a
+    /// local connection); a lock held on a catalog it reads ends it by
+    /// its `lock_timeout`.
+    pub fn formation(conninfo: &str) -> Question {
+        Question::new(Kind::Formation, conninfo, "chronoid peer worker")
+    }
+
+    fn new(kind: Kind, conninfo: &str, appname: &str) -> Question {
+        Question {
+            kind,
+            stage: Stage::Asking(Connection::start(conninfo, appname, ANSWER_WITHIN)),
+            sent: false,
+        }
+    }
+
+    /// The connection under way, for `libpq::wait`.
+    pub fn connection(&self) -> Option<&Connection> {
+        match &self.stage {
+            Stage::Asking(c) | Stage::AskingHolder(c, _) | Stage::ReadingFormation(c) => Some(c),
+            Stage::Moving => None,
+        }
+    }
+
+    /// Drives the question on; its outcome once it has one.
+    pub fn step(&mut self, now_ms: u64) -> Option<Outcome> {
+        loop {
+            let (conn, first_query) = match &mut self.stage {
+                Stage::Asking(c) => (c, match self.kind {
+                    Kind::Peer { .. } => ASK.to_owned(),
+                    Kind::Holding { group, .. } => format!(
+                        "SELECT nodename, nodeport::text FROM pg_catalog.pg_dist_node \
+                         WHERE groupid OPERATOR(pg_catalog.=) {group} AND isactive AND noderole OPERATOR(pg_catalog.=) 'primary' ORDER BY nodeid LIMIT 1"
+                    ),
+                    Kind::Formation => IS_CITUS.to_owned(),
+                }),
+                Stage::AskingHolder(c, _) => (c, ASK.to_owned()),
+                Stage::ReadingFormation(c) => (c, FORMATION.to_owned()),
+                Stage::Moving => return Some(self.failed("a question lost its connection".into())),
+            };
+            match conn.poll() {
+                Progress::Pending => return None,
+                Progress::Ready if !self.sent => {
+                    conn.send(&first_query);
+                    self.sent = true;
+                }
+                Progress::Ready => return None,
+                Progress::Failed(why) => return Some(self.failed(why)),
+                Progress::Answered(rows) => {
+                    if let Some(outcome) = self.answered(rows, now_ms) {
+                        return Some(outcome);
+                    }
+                }
+            }
+        }
+    }
+
+    fn failed(&self, why: String) -> Outcome {
+        match (&self.kind, &self.stage) {
+            (Kind::Peer { .. }, _) => Outcome::Peer(Err(why)),
+            // Not an error of asking the coordinator: what it said stands,
+            // and the judging decides what a node it lists and this one
+            // cannot ask means.
+            (Kind::Holding { group, .. }, Stage::AskingHolder(_, holder)) => {
+                pgrx::log!("chronoid: could not ask {holder}, the node the Citus coordinator lists for group {group}, who it is: {why}");
+                Outcome::Holding(Ok(Holding::Unconfirmed {
+                    holder: holder.clone(),
+                }))
+            }
+            (Kind::Holding { .. }, _) => Outcome::Holding(Err(why)),
+            (Kind::Formation, _) => Outcome::Formation(Err(why)),
+        }
+    }
+
+    /// A step's rows: the outcome, or `None` where a next step was started.
+    fn answered(&mut self, rows: Vec<Row>, now_ms: u64) -> Option<Outcome> {
+        let kind = self.kind.clone();
+        match (kind, &self.stage) {
+            (Kind::Peer { group }, _) => Some(Outcome::Peer(read_peer(rows, group, now_ms))),
+            (Kind::Holding { .. }, Stage::Asking(_)) if rows.is_empty() => {
+                Some(Outcome::Holding(Ok(Holding::NotListed)))
+            }
+            (
+                Kind::Holding {
+                    group,
+                    dbname,
+                    user,
+                    ..
+                },
+                Stage::Asking(_),
+            ) => {
+                let row = &rows[0];
+                let (Some(host), Some(port)) = (
+                    row.first().cloned().flatten(),
+                    row.get(1).cloned().flatten().and_then(|p| p.parse().ok()),
+                ) else {
+                    return Some(Outcome::Holding(Err("an answer that is not a node".into())));
+                };
+                let holder = format!("{host}:{port}");
+                let node = citus::ListedNode {
+                    group,
+                    host,
+                    port,
+                    active: true,
+                };
+                let conninfo = citus::conninfo_of(&node, &dbname, &user, &citus::options());
+                self.stage = Stage::AskingHolder(
+                    Connection::start(&conninfo, "chronoid", ANSWER_WITHIN),
+                    holder,
+                );
+                self.sent = false;
+                None
+            }
+            (Kind::Holding { me, .. }, Stage::AskingHolder(_, holder)) => {
+                let holder = holder.clone();
+                let answer = match read_peer(rows, None, now_ms) {
+                    Ok(a) => a,
+                    Err(why) => return Some(self.failed(why)),
+                };
+                let itself = answer.known.first();
+                Some(Outcome::Holding(Ok(
+                    match itself.map(|k| (k.system, k.since)) {
+                        Some(them) if them == me => Holding::Holds { holder },
+                        them => Holding::Another {
+                            holder,
+                            copy: them.is_some_and(|(system, _)| system == me.0),
+                        },
+                    },
+                )))
+            }
+            (Kind::Formation, Stage::Asking(_)) => {
+                if rows
+                    .first()
+                    .and_then(|r| r.first().cloned().flatten())
+                    .as_deref()
+                    != Some("t")
+                {
+                    return Some(Outcome::Formation(Ok(Formation::NotCitus)));
+                }
+                if let Stage::Asking(c) = std::mem::replace(&mut self.stage, Stage::Moving) {
+                    self.stage = Stage::ReadingFormation(c);
+                }
+                self.sent = false;
+                None
+            }
+            (Kind::Formation, _) => Some(Outcome::Formation(Ok(read_formation(rows)))),
+            (Kind::Holding { .. }, _) => None,
+        }
+    }
+}
+
+fn read_formation(rows: Vec<Row>) -> Formation {
+    let group = rows
+        .first()
+        .and_then(|r| r.first().cloned().flatten())
+        .and_then(|g| g.parse().ok());
+    let nodes = rows
+        .iter()
+        .filter_map(|r| {
+            Some(citus::ListedNode {
+                group: r.get(1)?.as_deref()?.parse().ok()?,
+                host: r.get(2)?.clone()?,
+                port: r.get(3)?.as_deref()?.parse().ok()?,
+                active: r.get(4)?.as_deref()? == "true",
+            })
+        })
+        .collect();
+    let oid = |i: usize| {
+        rows.first()
+            .and_then(|r| r.get(i).cloned().flatten())
+            .and_then(|o| o.parse().ok())
+            .unwrap_or(0)
+    };
+    Formation::Citus {
+        group,
+        tables: [oid(5), oid(6)],
+        nodes,
+    }
+}
+
+/// A peer's row: `Ok` with `NO_CHRONOID` where chronoid is not loaded
+/// there (no row).
+fn read_peer(rows: Vec<Row>, group: Option<i32>, now: u64) -> Result<Answer, String> {
+    let Some(row) = rows.into_iter().next() else {
         return Ok(Answer {
             node_id: NO_CHRONOID,
             name: String::new(),
             known: Vec::new(),
         });
     };
-    let text = row[2].clone().unwrap_or_default();
+    let text = row.get(2).cloned().flatten().unwrap_or_default();
     if text.len() > MAX_ANSWER_BYTES {
         return Err(format!("an answer over {} KiB", MAX_ANSWER_BYTES / 1024));
     }
     let known = read_answer(&text, now)?;
     let itself = known.first().ok_or("an empty answer")?;
-    let int = |i: usize| row[i].as_deref().and_then(|t| t.trim().parse::<i32>().ok());
+    let int = |i: usize| {
+        row.get(i)
+            .and_then(|v| v.as_deref())
+            .and_then(|t| t.trim().parse::<i32>().ok())
+    };
     let (node_id, name) = match group {
         None => (itself.node_id, itself.name.clone()),
         Some(group) => {
@@ -74,57 +357,13 @@ pub fn ask(conninfo: &str, appname: &str, group: Option<i32>, now: u64) -> Resul
     })
 }
 
-/// Asks the formation's coordinator (`conninfo`) which node it counts as
-/// group `group`'s, then that node who it is: whether it is this server
-/// (`me`: its system identifier and rank), a copy of it, or another.
-pub fn ask_holding(
-    conninfo: &str,
-    group: i32,
-    me: (u64, u64),
-    now: u64,
-) -> Result<Holding, String> {
-    let query = format!(
-        "SELECT nodename, nodeport::text FROM pg_catalog.pg_dist_node \
-         WHERE groupid = {group} AND isactive AND noderole = 'primary' ORDER BY nodeid LIMIT 1"
-    );
-    let Some(row) = remote::first_row(conninfo, "chronoid", &query, 2)? else {
-        return Ok(Holding::NotListed);
-    };
-    let (Some(host), Some(port)) = (
-        row[0].clone(),
-        row[1].as_deref().and_then(|p| p.parse().ok()),
-    ) else {
-        return Err("an answer that is not a node".into());
-    };
-    let node = citus::OtherNode { group, host, port };
-    let holder = format!("{}:{}", node.host, node.port);
-    // Not an error of asking the coordinator: what it said stands, and the
-    // judge decides what a node it lists and this one cannot ask means.
-    let answer = match ask(&citus::conninfo_of(&node), "chronoid", None, now) {
-        Ok(answer) => answer,
-        Err(why) => {
-            pgrx::log!("chronoid: could not ask {holder}, the node the Citus coordinator lists for group {group}, who it is: {why}");
-            return Ok(Holding::Unconfirmed { holder });
-        }
-    };
-    let itself = answer.known.first();
-    Ok(match itself.map(|k| (k.system, k.since)) {
-        Some(them) if them == me => Holding::Holds { holder },
-        them => Holding::Another {
-            holder,
-            copy: them.is_some_and(|(system, _)| system == me.0),
-        },
-    })
-}
-
-/// Records answers (by the ledger's key of each peer) asked while this
-/// server had `own`, what each knows learnt where its flag says (a Citus
-/// node's is not: the formation's ids are all asked directly); forgets the
-/// peers `keep` says are gone. The ledger as it now is (with the answers,
-/// even where the file could not be written).
+/// Records answers (by the ledger's key of each peer), each asked while
+/// this server had the id beside it, what each knows learnt where its flag
+/// says (a Citus node's is not: the formation's ids are all asked
+/// directly); forgets the peers `keep` says are gone. The ledger as it now
+/// is (with the answers, even where the file could not be written).
 pub fn record(
-    answers: &[(String, Answer, bool)],
-    own: i32,
+    answers: &[(String, i32, Answer, bool)],
     now: u64,
     keep: impl Fn(&Peer) -> bool,
 ) -> Ledger {
@@ -138,7 +377,7 @@ pub fn record(
     let me = (super::instance::own_system(), super::instance::own_since());
     ledger::update(|l| {
         let mut changed = l.keep_peers(&keep);
-        for (key, answer, learn) in answers {
+        for (key, own, answer, learn) in answers {
             let learn = *learn;
             let itself = answer.known.first();
             changed |= l.note_peer(Peer {
@@ -146,7 +385,7 @@ pub fn record(
                 system: itself.map_or(0, |k| k.system),
                 since: itself.map_or(0, |k| k.since),
                 node_id: answer.node_id,
-                own_id: own,
+                own_id: *own,
                 seen_ms: now,
                 pass_on: learn,
                 name: if answer.name.is_empty() {

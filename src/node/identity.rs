@@ -16,7 +16,6 @@
 use pgrx::pg_sys::GucContext;
 use pgrx::PgSqlErrorCode;
 
-use super::citus;
 use crate::pg::error::error_with_hint;
 use crate::pg::guc::{self, IntSetting, Settings, Startup};
 use chronoid_formats::node_id::{resolve, Node, ResolveError, Source, MAX_NODE_ID, UNSET};
@@ -59,8 +58,10 @@ fn define_settings(_startup: Startup) {
 /// The node id in effect for this call, and where it came from.
 pub fn node_in_effect(function: &str) -> Node {
     let setting = NODE_ID.get();
+    // The group id the peer worker read for this database (a caller reads
+    // no catalog).
     let group = if setting == UNSET {
-        citus::local_group()
+        super::verdict::citus_group_here()
     } else {
         None
     };
@@ -108,14 +109,14 @@ pub fn node_id_set() -> i32 {
 }
 
 /// The node id in effect as told to a peer that asks (-1: none, or none
-/// to be had), without raising an error: in a transaction.
+/// to be had), without raising an error.
 pub fn node_id_answered() -> i32 {
     let setting = NODE_ID.get();
     if setting != UNSET {
         return setting;
     }
     let base = NODE_ID_BASE.get().clamp(0, i32::from(MAX_NODE_ID)) as u16;
-    match resolve(setting, citus::local_group(), base) {
+    match resolve(setting, super::verdict::citus_group_here(), base) {
         Ok(Node { id: Some(id), .. }) => i32::from(id),
         _ => UNSET,
     }

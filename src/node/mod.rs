@@ -5,17 +5,18 @@
 //! - `identity`: the node id in effect (`chronoid.node_id`,
 //!   `chronoid.node_id_base`, the formation's number), read by every counter
 //!   generator, and where it came from;
-//! - `citus`: the Citus group id of this node, read from the formation's
-//!   own catalog and kept until Citus changes it;
-//! - `configuration`: what a verdict rests on, as one number;
-//! - `verdict`: whether this server may mint, one verdict per database in
-//!   shared memory, read by every counter generator with one word;
-//! - `watcher`: the peer worker, which keeps the verdicts, starting a
-//!   judge per database when the configuration changes and every 10 s;
-//! - `judge`: one judging of one database (its policy is
+//! - `verdict`: whether this server may mint, in shared memory: one verdict
+//!   for the server, one more per Citus database, read by every counter
+//!   generator with one word;
+//! - `peer_worker`: the one process that asks: it reads what the verdicts
+//!   rest on, judges and publishes them, and asks the peers that are due;
+//! - `judging`: one judging of one scope (its policy is
 //!   `chronoid_formats::node_judging`);
-//! - `asking`: the network step, one question to a peer and its answer
-//!   recorded;
+//! - `asking`: the network step, questions under way side by side, and
+//!   their answers recorded;
+//! - `changes`: what every backend is told of a change the verdicts
+//!   rest on, told on to the worker at once;
+//! - `citus`: what a Citus formation's rows mean;
 //! - `ledger`: what this server remembers of its peers (`chronoid.peers`);
 //! - `instance`: which instance of its cluster this server is;
 //! - `answering`: what it tells a server that asks it.
@@ -27,11 +28,11 @@
 
 pub mod answering;
 pub mod asking;
+pub mod changes;
 pub mod citus;
-pub mod configuration;
 pub mod identity;
 pub mod instance;
-pub mod judge;
+pub mod judging;
 pub mod ledger;
+pub mod peer_worker;
 pub mod verdict;
-pub mod watcher;

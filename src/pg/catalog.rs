@@ -90,45 +90,15 @@ pub fn scan<T>(relid: pg_sys::Oid, mut f: impl FnMut(&Row) -> Option<T>) -> Vec<
     out
 }
 
-/// The oid of `pg_catalog.<name>`, `None` where there is no such table.
-pub fn pg_catalog_table(name: &CStr) -> Option<pg_sys::Oid> {
-    // SAFETY: a syscache lookup by name.
-    let oid = unsafe {
-        pg_sys::get_relname_relid(
-            name.as_ptr(),
-            pg_sys::Oid::from(pg_sys::PG_CATALOG_NAMESPACE),
-        )
-    };
-    (oid != pg_sys::InvalidOid).then_some(oid)
-}
-
-/// The oids of the server's databases (`pg_database`, a shared catalog:
-/// a process connected to no database may read it).
-pub fn database_oids() -> Vec<u32> {
+/// The databases a session may connect to (`datallowconn`, not a
+/// template): their oids and names.
+pub fn connectable_databases() -> Vec<(u32, String)> {
     scan(pg_sys::DatabaseRelationId, |row| {
-        row.int4(row.attnum("oid")).map(|oid| oid as u32)
-    })
-}
-
-/// The owner of database `oid` (`datdba`), `None` if there is none.
-pub fn database_owner(oid: u32) -> Option<u32> {
-    scan(pg_sys::DatabaseRelationId, |row| {
-        (row.int4(row.attnum("oid")).map(|o| o as u32) == Some(oid))
-            .then(|| row.int4(row.attnum("datdba")).map(|o| o as u32))
+        let oid = row.int4(row.attnum("oid"))? as u32;
+        let allowed =
+            row.bool(row.attnum("datallowconn"))? && !row.bool(row.attnum("datistemplate"))?;
+        allowed
+            .then(|| Some((oid, row.name(row.attnum("datname"))?)))
             .flatten()
-    })
-    .into_iter()
-    .next()
-}
-
-/// The name of database `oid`, `None` if there is none.
-pub fn database_name(oid: u32) -> Option<String> {
-    // SAFETY: a syscache lookup; a palloc'd copy of the name, or NULL.
-    let name = unsafe { pg_sys::get_database_name(pg_sys::Oid::from(oid)) };
-    // SAFETY: NUL-terminated when not NULL.
-    (!name.is_null()).then(|| {
-        unsafe { CStr::from_ptr(name) }
-            .to_string_lossy()
-            .into_owned()
     })
 }

@@ -1,7 +1,7 @@
 //! PostgreSQL plumbing: what any extension written with pgrx would need and
 //! that knows no chronoid type or generator. Datums (`datum`), errors
 //! (`error`, `input_error`), `timestamptz` and unix milliseconds (`time`),
-//! one query to another server (`remote`), catalog scans (`catalog`) and
+//! queries to other servers, many at once (`libpq`), catalog scans (`catalog`) and
 //! the subscriptions they find (`subscriptions`),
 //! the backend's clock (`clock`), the control file (`control`), per-backend
 //! state (`backend_local`), the per-backend CSPRNG (`random`), settings
@@ -24,8 +24,8 @@ pub mod fmgr;
 pub mod guards;
 pub mod guc;
 pub mod input_error;
+pub mod libpq;
 pub mod random;
-pub mod remote;
 pub mod shared_text;
 pub mod subscriptions;
 pub mod time;

@@ -12,10 +12,9 @@ use pgrx::pg_sys;
 const SUBSCRIPTION_RELATION_ID: u32 = 6100;
 
 /// One subscription: its oid, name, connection string, whether enabled.
+#[derive(Clone)]
 pub struct Subscription {
     pub oid: u32,
-    /// The database it was made in (where its apply worker runs).
-    pub dboid: u32,
     pub name: String,
     pub conninfo: String,
     pub enabled: bool,
@@ -30,7 +29,6 @@ pub fn all() -> Vec<Subscription> {
         // Each column by the number its name has in this major.
         Some(Subscription {
             oid: row.int4(row.attnum("oid"))? as u32,
-            dboid: row.int4(row.attnum("subdbid"))? as u32,
             name: row.name(row.attnum("subname"))?,
             conninfo: row.text(row.attnum("subconninfo"))?,
             enabled: row.bool(row.attnum("subenabled"))?,
@@ -43,16 +41,4 @@ pub fn all() -> Vec<Subscription> {
 pub fn owned_by_superuser(owner: u32) -> bool {
     // SAFETY: a syscache lookup of pg_authid, in a transaction.
     unsafe { pg_sys::superuser_arg(pg_sys::Oid::from(owner)) }
-}
-
-/// Calls `callback` (in every backend) whenever a subscription changes.
-pub fn on_change(callback: unsafe extern "C-unwind" fn(pg_sys::Datum, i32, u32)) {
-    // SAFETY: the callback lives as long as the process.
-    unsafe {
-        pg_sys::CacheRegisterSyscacheCallback(
-            pg_sys::SysCacheIdentifier::SUBSCRIPTIONOID as i32,
-            Some(callback),
-            pg_sys::Datum::from(0),
-        )
-    };
 }

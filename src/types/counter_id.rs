@@ -145,7 +145,7 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     let epoch = T::epoch_unix_ms();
     let mut clock = Observed::new(BackendClock);
     let node = crate::node::identity::node_in_effect(function);
-    crate::node::verdict::require_mint(function, node.id, crate::node::judge::judge_without_asking);
+    crate::node::verdict::require_mint(function, node.id);
     let result = T::generate(
         &covered,
         &mut clock,

@@ -348,12 +348,21 @@ same_values($before, 'after citus_move_shard_placement');
 
 # A worker joins, and mints with its own group id.
 # Until it is added, a worker reads group 0, the coordinator's: chronoid
-# refuses to take a node id from that.
+# refuses to take a node id from that, once its peer worker has found the
+# database a Citus node (within 10 s of CREATE EXTENSION citus in a
+# database it had looked at before: docs/across-servers.md).
 my $w3 = add_worker(
 	$f, 'worker3',
 	before_add => sub {
-		like(query($_[0], 'SELECT gen_nanoflake()'),
-			qr/55000: this Citus node is in no formation yet \(its group id reads 0, the coordinator's, but pg_dist_node lists no node in group 0\)/,
+		my $got = '';
+		for (1 .. 60)
+		{
+			$got = query($_[0], 'SELECT gen_nanoflake()');
+			last if $got =~ /no formation yet/;
+			usleep(250_000);
+		}
+		like($got,
+			qr/55000: gen_nanoflake\(\) refuses: this Citus node is in no formation yet \(its group id reads 0, the coordinator's, but pg_dist_node lists no node in group 0\)/,
 			'worker3 before citus_add_node: gen_nanoflake() refuses rather than mint with the coordinator\'s id');
 	});
 $group{ $w3->name } = group_id($w3);

@@ -1,0 +1,84 @@
+//! What every backend is told of a change a verdict rests on, so that the
+//! peer worker judges it at once rather than at its next look: a
+//! subscription created, altered, enabled, disabled or dropped (a syscache
+//! invalidation of `pg_subscription`), a Citus formation's table changed
+//! (a relcache invalidation naming `pg_dist_node` or
+//! `pg_dist_local_group`, whose oids the worker published beside the
+//! database's verdict), or every cache reset. A backend that learns of it
+//! moves the configuration epoch on (`verdict::configuration_changed`):
+//! callers then wait for the worker's verdict on the new configuration.
+//!
+//! The session that makes the change is told of it before it commits (its
+//! own invalidations come at once), when the worker would still read the
+//! old catalog: it moves the epoch on again as it commits. Every other
+//! backend is told after the commit. No catalog is read here: the
+//! callbacks only move a counter in shared memory.
+//!
+//! Registered once by the postmaster while preloading (`_PG_init`), so
+//! that every backend has them from its start.
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::cell::Cell;
+
+use pgrx::pg_sys;
+
+use super::verdict;
+
+thread_local! {
+    /// A change this backend's own transaction made, to be told again as
+    /// it commits.
+    static AT_COMMIT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// From `_PG_init`, while preloading.
+pub fn register() {
+    // SAFETY: callbacks that live as long as every process; PostgreSQL
+    // keeps up to MAX_SYSCACHE_CALLBACKS and MAX_RELCACHE_CALLBACKS.
+    unsafe {
+        pg_sys::CacheRegisterSyscacheCallback(
+            pg_sys::SysCacheIdentifier::SUBSCRIPTIONOID as i32,
+            Some(on_subscription),
+            pg_sys::Datum::from(0),
+        );
+        pg_sys::CacheRegisterRelcacheCallback(Some(on_relcache), pg_sys::Datum::from(0));
+        pg_sys::RegisterXactCallback(Some(on_xact), std::ptr::null_mut());
+    }
+}
+
+fn changed() {
+    // SAFETY: whether this backend is in a transaction of its own (its
+    // own change, told before it commits).
+    if unsafe { pg_sys::IsTransactionState() } {
+        AT_COMMIT.set(true);
+    }
+    verdict::configuration_changed();
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_subscription(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
+    changed();
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
+    // SAFETY: this backend's database.
+    let db = u32::from(unsafe { pg_sys::MyDatabaseId });
+    if relid == pg_sys::InvalidOid || verdict::is_formation_table(db, u32::from(relid)) {
+        changed();
+    }
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
+    match event {
+        pg_sys::XactEvent::XACT_EVENT_COMMIT => {
+            if AT_COMMIT.replace(false) {
+                verdict::configuration_changed();
+            }
+        }
+        pg_sys::XactEvent::XACT_EVENT_ABORT => AT_COMMIT.set(false),
+        _ => {}
+    }
+}

@@ -1,0 +1,767 @@
+//! The peer worker: the one process that asks other servers, registered
+//! at start (its slot is the server's from then on: no role's parallel
+//! query or subscription can take it) and restarted 1 s after it fails.
+//! It connects to no database, as PostgreSQL's logical replication
+//! launcher, and starts no other process: every question is a connection
+//! of its own, under way side by side with the others (`asking.rs` over
+//! `crate::pg::libpq`), bounded by 5 s, so a peer that never answers delays
+//! only its own question.
+//!
+//! Every `LOOK_EVERY` (and at once after a reload or a change the
+//! answering side saw) it reads what the verdicts rest on: the node id
+//! settings; the superuser-owned subscriptions (a shared catalog, read
+//! under a bounded `lock_timeout`: a catalog someone holds locked is read
+//! at the next look, and the worker goes on by its last verdict, saying so
+//! in `chronoid_node_verdicts`); where the server preloads Citus, each
+//! database's formation (`asking::Question::formation`, over a local
+//! connection as the bootstrap superuser). It judges each scope (the
+//! server; each Citus database) by `judging.rs`, publishes the verdict
+//! (`verdict.rs`), and asks the peers that are due: those never heard
+//! under this server's id at once, every peer every `ASK_EVERY`
+//! (`ASK_AGAIN_AFTER_REFUSAL` while a scope does not mint).
+//!
+//! A server between two others (B in A ⇄ B ⇄ C) may never call a
+//! generator; its own asking keeps each publisher's last answer for as
+//! long as the subscription is there, and passes it on to whoever asks.
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use pgrx::bgworkers::{BackgroundWorkerBuilder, BgWorkerStartTime};
+use pgrx::pg_sys;
+
+use super::asking::{self, Formation, Outcome, Question};
+use super::citus::{self, ListedNode};
+use super::judging::{self, Facts, FormationPeer, HoldingFacts};
+use super::verdict::{self, Scope};
+use super::{identity, instance, ledger};
+use crate::pg::libpq;
+use crate::pg::subscriptions::{self, Subscription};
+use chronoid_formats::node_id::{resolve, Node, ResolveError, Source, MAX_NODE_ID, UNSET};
+use chronoid_formats::node_judging::Judgement;
+use chronoid_formats::node_verdict::{State, Verdict};
+
+/// How often the configuration is read: a change is judged within it.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+/// How often every peer is asked again: a peer's own change of node id is
+/// seen within it.
+const ASK_EVERY: Duration = Duration::from_secs(10);
+/// How soon every peer is asked again while a scope does not mint.
+const ASK_AGAIN_AFTER_REFUSAL: Duration = Duration::from_secs(5);
+/// A peer never heard under this server's id is asked at most this often.
+const ASK_UNHEARD_EVERY: Duration = Duration::from_secs(2);
+/// A database that is not a Citus node is looked at again this often (a
+/// new database at once).
+const LOOK_AGAIN_NOT_CITUS: Duration = Duration::from_secs(10);
+/// How long the worker waits for a lock on a catalog it reads.
+const LOCK_TIMEOUT_MS: &std::ffi::CStr = c"200";
+
+/// chronoid's processes: the reserver and this worker, whatever the number
+/// of databases, subscriptions or peers.
+pub const PROCESSES: i32 = 2;
+
+/// From `_PG_init` while preloading.
+pub fn register_worker() {
+    // SAFETY: a GUC variable, read from the configuration before preloading.
+    let slots = unsafe { pg_sys::max_worker_processes };
+    let logical = crate::pg::guc::config_text(c"max_logical_replication_workers")
+        .and_then(|v| v.to_str().ok()?.parse::<i32>().ok())
+        .unwrap_or(0);
+    // Registered workers take their slots at start, before any dynamic
+    // one: only a server with fewer slots than registered workers leaves
+    // one out. The logical replication launcher is registered too.
+    let registered = PROCESSES + i32::from(logical > 0);
+    if slots < registered {
+        pgrx::log!(
+            "chronoid: max_worker_processes ({slots}) is below the {registered} background workers registered at start (chronoid's reserver and peer worker, and the logical replication launcher); set it to at least {registered}"
+        );
+    }
+    BackgroundWorkerBuilder::new("chronoid peer worker")
+        .set_library("chronoid")
+        .set_function("chronoid_peer_worker_main")
+        // Shared memory and a connection (to no database).
+        .enable_spi_access()
+        // A standby mints nothing, and asks nobody.
+        .set_start_time(BgWorkerStartTime::RecoveryFinished)
+        .set_restart_time(Some(Duration::from_secs(1)))
+        .load();
+}
+
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn unpublish(_code: i32, _arg: pg_sys::Datum) {
+    verdict::publish_worker(std::ptr::null_mut(), 0);
+}
+
+/// The worker's entry point (named in `register_worker`).
+#[pgrx::pg_guard]
+#[no_mangle]
+pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
+    crate::pg::worker::set_signal_handlers(false);
+    // SAFETY: the shared catalogs, with no database.
+    unsafe { pg_sys::BackgroundWorkerInitializeConnection(std::ptr::null(), std::ptr::null(), 0) };
+    // SAFETY: runs `unpublish` as the process exits, so that a caller
+    // waiting meanwhile says the worker is not running.
+    unsafe { pg_sys::before_shmem_exit(Some(unpublish), pg_sys::Datum::from(0)) };
+    // SAFETY: a setting of this process's own: a lock someone holds on a
+    // catalog this worker reads ends its wait, not its work.
+    unsafe {
+        pg_sys::SetConfigOption(
+            c"lock_timeout".as_ptr(),
+            LOCK_TIMEOUT_MS.as_ptr(),
+            pg_sys::GucContext::PGC_SUSET,
+            pg_sys::GucSource::PGC_S_OVERRIDE,
+        )
+    };
+    if let Err(why) = libpq::load() {
+        pgrx::log!("chronoid: the peer worker cannot ask other servers: {why}");
+    }
+    // SAFETY: this process's latch and pid, for callers to wake it.
+    unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
+    let mut w = Worker::default();
+    w.citus_preloaded = citus::preloaded();
+    loop {
+        // SAFETY: this process's latch.
+        unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
+        pgrx::check_for_interrupts!();
+        // SAFETY: a flag PostgreSQL's handler sets.
+        let reload = unsafe { pg_sys::ConfigReloadPending } != 0;
+        crate::pg::worker::reload_if_asked();
+        let mut judge = false;
+        // The epoch before the look: a change told meanwhile (a session
+        // that commits it) is looked at again in the next turn.
+        let epoch = verdict::epoch();
+        if reload || w.judged_epoch != epoch || w.looked.is_none_or(|t| t.elapsed() >= LOOK_EVERY) {
+            w.look();
+            judge = true;
+        }
+        w.start_formation_questions();
+        judge |= w.step_questions();
+        if judge {
+            w.judge_all(epoch);
+            w.start_due_questions();
+        }
+        let next_look = w
+            .looked
+            .map_or(Duration::ZERO, |t| LOOK_EVERY.saturating_sub(t.elapsed()));
+        libpq::wait(
+            w.questions.iter().filter_map(|(_, q)| q.connection()),
+            next_look,
+        );
+    }
+}
+
+/// What a question under way is for.
+enum Target {
+    /// A peer, by its ledger key, asked while this server had `own`;
+    /// `learn`: what it knows is learnt (a publisher, not a Citus node).
+    Peer {
+        key: String,
+        own: i32,
+        learn: bool,
+        name: String,
+        log: bool,
+    },
+    Holding {
+        own: i32,
+        group: i32,
+        coordinator: String,
+    },
+    Formation {
+        db: u32,
+    },
+}
+
+/// A database of a server that preloads Citus, as last looked at.
+#[derive(Default)]
+struct Database {
+    name: String,
+    looked: Option<Instant>,
+    /// `None`: never read; `Some(None)`: not a Citus node.
+    citus: Option<Option<(Option<i32>, Vec<ListedNode>, [u32; 2])>>,
+    /// Why its formation could not be read at its last look.
+    unreadable: Option<String>,
+}
+
+struct ScopeState {
+    summary: String,
+    epoch: u64,
+    /// A refusal found on what was remembered, waiting for its peers'
+    /// answers to be confirmed.
+    confirming: bool,
+    last_full: Option<Instant>,
+}
+
+#[derive(Default)]
+struct Worker {
+    citus_preloaded: bool,
+    settings: (i32, i32),
+    subscriptions: Vec<Subscription>,
+    warned: HashSet<u32>,
+    superuser: String,
+    databases: HashMap<u32, Database>,
+    questions: Vec<(Target, Question)>,
+    failed: HashMap<String, String>,
+    last_asked: HashMap<(String, i32), Instant>,
+    scopes: HashMap<Scope, ScopeState>,
+    looked: Option<Instant>,
+    judged_epoch: u64,
+    /// What the last look could not read.
+    note: String,
+}
+
+impl Worker {
+    /// Reads the settings, the subscriptions and the databases.
+    fn look(&mut self) {
+        self.looked = Some(Instant::now());
+        self.settings = identity::settings();
+        // SAFETY: a transaction for the catalog scans; aborted if one
+        // raises (a lock not had within `lock_timeout`).
+        unsafe { pg_sys::StartTransactionCommand() };
+        let read = pgrx::PgTryBuilder::new(|| {
+            let subs = subscriptions::all();
+            let superuser_owned: Vec<bool> = subs
+                .iter()
+                .map(|s| subscriptions::owned_by_superuser(s.owner))
+                .collect();
+            let dbs = if self.citus_preloaded {
+                crate::pg::catalog::connectable_databases()
+            } else {
+                Vec::new()
+            };
+            // SAFETY: the bootstrap superuser's name (oid 10), a syscache
+            // lookup in this transaction.
+            let superuser = unsafe {
+                let p = pg_sys::GetUserNameFromId(pg_sys::Oid::from(10), true);
+                (!p.is_null()).then(|| std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned())
+            };
+            Ok((subs, superuser_owned, dbs, superuser.unwrap_or_default()))
+        })
+        .catch_others(|e| match e {
+            pgrx::pg_sys::panic::CaughtError::PostgresError(r)
+            | pgrx::pg_sys::panic::CaughtError::ErrorReport(r) => Err(r.message().to_owned()),
+            other => other.rethrow(),
+        })
+        .execute();
+        match read {
+            Ok((subs, owned, dbs, superuser)) => {
+                // SAFETY: the transaction started above.
+                unsafe { pg_sys::CommitTransactionCommand() };
+                self.note.clear();
+                self.superuser = superuser;
+                for (sub, owned) in subs.iter().zip(&owned) {
+                    if !owned && self.warned.insert(sub.oid) {
+                        pgrx::warning!(
+                            "chronoid: subscription \"{}\" is not owned by a superuser: its publisher is not asked for its node id, and cannot stop this server minting",
+                            sub.name
+                        );
+                    }
+                }
+                self.warned.retain(|oid| subs.iter().any(|s| s.oid == *oid));
+                self.subscriptions = subs
+                    .into_iter()
+                    .zip(owned)
+                    .filter_map(|(s, o)| o.then_some(s))
+                    .collect();
+                self.databases
+                    .retain(|db, _| dbs.iter().any(|(d, _)| d == db));
+                for (db, name) in dbs {
+                    self.databases.entry(db).or_default().name = name;
+                }
+            }
+            Err(why) => {
+                // SAFETY: the transaction started above, after its error.
+                unsafe { pg_sys::AbortCurrentTransaction() };
+                self.note =
+                    format!("minting on the last verdict: the catalogs could not be read ({why})");
+            }
+        }
+    }
+
+    /// The local connection string for database `name`.
+    fn local(&self, name: &str) -> String {
+        let q = libpq::quote;
+        let dirs = crate::pg::guc::config_text(c"unix_socket_directories")
+            .map(|t| t.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let host = dirs
+            .split(',')
+            .map(str::trim)
+            .find(|d| !d.is_empty())
+            .unwrap_or("localhost");
+        // SAFETY: the port this server listens on.
+        let port = unsafe { pg_sys::PostPortNumber };
+        format!(
+            "host={} port={port} dbname={} user={} options='-c lock_timeout=500 -c statement_timeout=4000'",
+            q(host),
+            q(name),
+            q(&self.superuser)
+        )
+    }
+
+    fn start_formation_questions(&mut self) {
+        if !self.citus_preloaded || self.superuser.is_empty() {
+            return;
+        }
+        let busy: HashSet<u32> = self
+            .questions
+            .iter()
+            .filter_map(|(t, _)| match t {
+                Target::Formation { db } => Some(*db),
+                _ => None,
+            })
+            .collect();
+        let due: Vec<(u32, String)> = self
+            .databases
+            .iter()
+            .filter(|(db, d)| {
+                let every = match d.citus {
+                    Some(None) => LOOK_AGAIN_NOT_CITUS,
+                    _ => LOOK_EVERY,
+                };
+                !busy.contains(db) && d.looked.is_none_or(|t| t.elapsed() >= every)
+            })
+            .map(|(db, d)| (*db, d.name.clone()))
+            .collect();
+        for (db, name) in due {
+            if let Some(d) = self.databases.get_mut(&db) {
+                d.looked = Some(Instant::now());
+            }
+            let q = Question::formation(&self.local(&name));
+            self.questions.push((Target::Formation { db }, q));
+        }
+    }
+
+    /// Drives every question on; whether any finished.
+    fn step_questions(&mut self) -> bool {
+        let now = ledger::now_ms();
+        let mut done = Vec::new();
+        let mut i = 0;
+        while i < self.questions.len() {
+            match self.questions[i].1.step(now) {
+                Some(outcome) => done.push((self.questions.swap_remove(i).0, outcome)),
+                None => i += 1,
+            }
+        }
+        if done.is_empty() {
+            return false;
+        }
+        let mut answers = Vec::new();
+        for (target, outcome) in done {
+            match (target, outcome) {
+                (
+                    Target::Peer {
+                        key,
+                        own,
+                        learn,
+                        name,
+                        log,
+                    },
+                    Outcome::Peer(r),
+                ) => match r {
+                    Ok(a) => {
+                        self.failed.remove(&key);
+                        answers.push((key, own, a, learn));
+                    }
+                    Err(why) => {
+                        // As an apply worker logs a publisher it cannot reach.
+                        if log {
+                            pgrx::log!("chronoid: could not ask {name} for its node id: {why}");
+                        }
+                        self.failed.insert(key, why);
+                    }
+                },
+                (
+                    Target::Holding {
+                        own,
+                        group,
+                        coordinator,
+                    },
+                    Outcome::Holding(r),
+                ) => {
+                    let key = judging::holding_key(group);
+                    match r {
+                        Ok(h) => {
+                            let before = judging::said_to_me(&ledger::read(), group, own);
+                            let h = h.after(before.as_ref());
+                            self.failed.remove(&key);
+                            // Recorded as said to this instance (its system
+                            // identifier and rank in the entry's own columns).
+                            let answer = asking::Answer {
+                                node_id: h.code(),
+                                name: h.holder().to_owned(),
+                                known: vec![instance::own(own)],
+                            };
+                            answers.push((key, own, answer, false));
+                        }
+                        Err(why) => {
+                            pgrx::log!("chronoid: could not ask the Citus coordinator {coordinator} which node holds group {group}: {why}");
+                            self.failed.insert(key, why);
+                        }
+                    }
+                }
+                (Target::Formation { db }, Outcome::Formation(r)) => {
+                    if let Some(d) = self.databases.get_mut(&db) {
+                        match r {
+                            Ok(Formation::NotCitus) => {
+                                d.citus = Some(None);
+                                d.unreadable = None;
+                            }
+                            Ok(Formation::Citus {
+                                group,
+                                nodes,
+                                tables,
+                            }) => {
+                                d.citus = Some(Some((group, nodes, tables)));
+                                d.unreadable = None;
+                            }
+                            // A formation read before stands; never read,
+                            // the database refuses while it cannot be.
+                            Err(why) => d.unreadable = Some(why),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !answers.is_empty() {
+            let keys: Vec<String> = self.subscriptions.iter().map(judging::key_of).collect();
+            asking::record(&answers, ledger::now_ms(), |p| {
+                !p.key.starts_with("subscription ") || keys.contains(&p.key)
+            });
+        }
+        true
+    }
+
+    /// Every database whose Citus formation needs a verdict of its own,
+    /// with its group id (`None`: cannot be read).
+    fn citus_databases(&self) -> Vec<(u32, Option<i32>, [u32; 2])> {
+        self.databases
+            .iter()
+            .filter_map(|(db, d)| match (&d.citus, &d.unreadable) {
+                (Some(Some((group, _, tables))), _) => Some((*db, *group, *tables)),
+                (None, Some(_)) => Some((*db, None, [0, 0])),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The facts of one scope.
+    fn facts(&self, scope: Scope, overflow: &[u32]) -> Facts {
+        let (setting, base) = self.settings;
+        let base = base.clamp(0, i32::from(MAX_NODE_ID)) as u16;
+        let mut facts = Facts {
+            node: Node {
+                id: None,
+                source: Source::Unset,
+            },
+            own: UNSET,
+            subscriptions: self.subscriptions.clone(),
+            formation: None,
+            holding: None,
+            unusable: None,
+        };
+        let db = match scope {
+            Scope::Server => {
+                facts.node = resolve(setting, None, base).unwrap_or(facts.node);
+                facts.own = facts.node.id.map_or(UNSET, i32::from);
+                if !overflow.is_empty() {
+                    facts.unusable = Some((
+                        format!("more than {} databases of this server are Citus nodes, and chronoid judges at most {}", verdict::MAX_CITUS_DATABASES, verdict::MAX_CITUS_DATABASES),
+                        "Keep Citus in fewer databases of one server.".into(),
+                    ));
+                }
+                return facts;
+            }
+            Scope::Citus(db) => db,
+        };
+        let Some(d) = self.databases.get(&db) else {
+            return facts;
+        };
+        let (group, nodes) = match (&d.citus, &d.unreadable) {
+            (Some(Some((g, n, _))), _) => (*g, n.clone()),
+            (_, why) => {
+                facts.unusable = Some((
+                    format!("chronoid cannot read this database's Citus formation: {}", why.as_deref().unwrap_or("not read yet")),
+                    "Let the bootstrap superuser connect to this database over the server's own socket (pg_hba.conf), or set chronoid.node_id for this server in postgresql.conf.".into(),
+                ));
+                return facts;
+            }
+        };
+        if let Some(refusal) = citus::unusable_group(group, &nodes) {
+            if setting == UNSET {
+                facts.unusable = Some(refusal);
+                return facts;
+            }
+        }
+        let group = group.unwrap_or(0);
+        match resolve(setting, Some(group), base) {
+            Ok(node) => facts.node = node,
+            Err(ResolveError::GroupOutOfRange { .. } | ResolveError::SettingOutOfRange(_)) => {
+                // Callers raise it themselves (22023), before any verdict.
+                facts.unusable = Some((
+                    "the node id cannot be taken from the Citus formation".into(),
+                    String::new(),
+                ));
+                return facts;
+            }
+        }
+        facts.own = facts.node.id.map_or(UNSET, i32::from);
+        let own_id_asks = match facts.node.source {
+            Source::Setting => true,
+            Source::Citus { base, .. } => base != 0,
+            Source::Unset => false,
+        };
+        let options = citus::options();
+        if own_id_asks {
+            let peers = citus::other_nodes(&nodes, group)
+                .iter()
+                .map(|n| FormationPeer {
+                    key: format!("citus node {}:{}", n.host, n.port),
+                    conninfo: citus::conninfo_of(n, &d.name, &self.superuser, &options),
+                    group: n.group,
+                    name: format!("the Citus node {}:{} (group {})", n.host, n.port, n.group),
+                })
+                .collect();
+            facts.formation = Some((group, peers));
+        }
+        facts.holding = citus::coordinator(&nodes, group).map(|c| HoldingFacts {
+            group,
+            conninfo: citus::conninfo_of(&c, &d.name, &self.superuser, &options),
+            coordinator: format!("{}:{}", c.host, c.port),
+            dbname: d.name.clone(),
+            user: self.superuser.clone(),
+        });
+        facts
+    }
+
+    /// The scopes to judge: the server, once every database was looked
+    /// at (a Citus database not yet found would read the server's), and
+    /// each Citus database.
+    fn scopes(&self) -> (Vec<Scope>, Vec<u32>) {
+        let citus = self.citus_databases();
+        let overflow = verdict::set_citus_databases(&citus);
+        let mut scopes: Vec<Scope> = citus
+            .iter()
+            .filter(|(db, _, _)| !overflow.contains(db))
+            .map(|(db, _, _)| Scope::Citus(*db))
+            .collect();
+        let all_looked = self
+            .databases
+            .values()
+            .all(|d| d.citus.is_some() || d.unreadable.is_some());
+        if !self.citus_preloaded || (!self.superuser.is_empty() && all_looked) {
+            scopes.push(Scope::Server);
+        }
+        (scopes, overflow)
+    }
+
+    fn judge_all(&mut self, epoch: u64) {
+        self.judged_epoch = epoch;
+        let ledger = ledger::read();
+        let now = ledger::now_ms();
+        let (scopes, overflow) = self.scopes();
+        self.scopes.retain(|s, _| scopes.contains(s));
+        verdict::set_note(&self.note);
+        for scope in scopes {
+            let facts = self.facts(scope, &overflow);
+            let judgement = judging::judge(&facts, &ledger, &self.failed);
+            let summary = facts.summary();
+            let in_flight = self.in_flight_for(&facts);
+            let st = self.scopes.entry(scope).or_insert(ScopeState {
+                summary: String::new(),
+                epoch: 0,
+                confirming: false,
+                last_full: None,
+            });
+            let first = st.summary != summary || st.epoch != epoch;
+            let refused_now = verdict::standing(scope).is_some_and(|(v, _)| {
+                v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
+            });
+            let publish = |j: &Judgement| {
+                let (v, reason) = judging::verdict_of(epoch, &facts, j);
+                verdict::publish(scope, v, &reason, now);
+            };
+            if first {
+                st.summary = summary;
+                st.epoch = epoch;
+                match &judgement {
+                    // A refusal is made only on answers asked for now (a
+                    // remembered answer may be a round old): callers wait
+                    // while every peer is asked again, unless the same
+                    // refusal stands for this epoch.
+                    Judgement::Refuse { message, .. } if facts.unusable.is_none() => {
+                        let standing = refused_now
+                            && verdict::standing(scope)
+                                .is_some_and(|(_, r)| r.starts_with(message.as_str()));
+                        if !standing {
+                            publish(&Judgement::Wait(format!(
+                                "asking the peers again, to confirm: {message}"
+                            )));
+                        }
+                        st.confirming = true;
+                        st.last_full = None;
+                        continue;
+                    }
+                    // A refusal standing for this epoch is not turned into
+                    // a wait before its peers were asked again.
+                    Judgement::Wait(_) if refused_now => continue,
+                    _ => st.confirming = false,
+                }
+            } else if st.confirming {
+                if in_flight || st.last_full.is_none() {
+                    continue;
+                }
+                st.confirming = false;
+            }
+            publish(&judgement);
+        }
+    }
+
+    /// Whether a question for `facts`'s peers is under way.
+    fn in_flight_for(&self, facts: &Facts) -> bool {
+        let keys = peer_keys(facts);
+        self.questions.iter().any(|(t, _)| match t {
+            Target::Peer { key, .. } => keys.contains(key),
+            Target::Holding { group, .. } => {
+                facts.holding.as_ref().is_some_and(|h| h.group == *group)
+            }
+            Target::Formation { .. } => false,
+        })
+    }
+
+    fn start_due_questions(&mut self) {
+        let (scopes, overflow) = self.scopes();
+        let ledger = ledger::read();
+        let appname_of = |own: i32| instance::appname(own);
+        for scope in scopes {
+            let facts = self.facts(scope, &overflow);
+            if facts.unusable.is_some() {
+                continue;
+            }
+            let allowed = verdict::standing(scope).is_some_and(|(v, _)| v.state == State::Allowed);
+            let every = if allowed {
+                ASK_EVERY
+            } else {
+                ASK_AGAIN_AFTER_REFUSAL
+            };
+            let Some(st) = self.scopes.get_mut(&scope) else {
+                continue;
+            };
+            let full = st.last_full.is_none_or(|t| t.elapsed() >= every);
+            if full {
+                st.last_full = Some(Instant::now());
+            }
+            let own = facts.own;
+            let mut peers: Vec<(String, String, Option<i32>, String, bool)> = facts
+                .subscriptions
+                .iter()
+                .map(|s| {
+                    let name = format!("the publisher of subscription \"{}\"", s.name);
+                    // A disabled subscription's publisher may be gone for
+                    // good: its failures are not logged.
+                    (
+                        judging::key_of(s),
+                        s.conninfo.clone(),
+                        None,
+                        name,
+                        s.enabled,
+                    )
+                })
+                .collect();
+            if let Some((_, nodes)) = &facts.formation {
+                peers.extend(nodes.iter().map(|n| {
+                    (
+                        n.key.clone(),
+                        n.conninfo.clone(),
+                        Some(n.group),
+                        format!("the {}", n.key.replace("citus", "Citus")),
+                        true,
+                    )
+                }));
+            }
+            for (key, conninfo, group, name, log) in peers {
+                let busy = self.questions.iter().any(|(t, _)| matches!(t, Target::Peer { key: k, own: o, .. } if *k == key && *o == own));
+                let unheard = ledger.remembered(&key, own).is_none()
+                    && !self.failed.contains_key(&key)
+                    && self
+                        .last_asked
+                        .get(&(key.clone(), own))
+                        .is_none_or(|t| t.elapsed() >= ASK_UNHEARD_EVERY);
+                if busy || !(full || unheard) {
+                    continue;
+                }
+                self.last_asked.insert((key.clone(), own), Instant::now());
+                // A formation's nodes are all asked directly, and told
+                // nothing of who asks: they learn nothing of one another's
+                // ids for the mesh check.
+                let appname = if group.is_some() {
+                    "chronoid".to_owned()
+                } else {
+                    appname_of(own)
+                };
+                let q = Question::peer(&conninfo, &appname, group);
+                self.questions.push((
+                    Target::Peer {
+                        key,
+                        own,
+                        learn: group.is_none(),
+                        name,
+                        log,
+                    },
+                    q,
+                ));
+            }
+            if let Some(h) = &facts.holding {
+                let key = judging::holding_key(h.group);
+                let busy = self
+                    .questions
+                    .iter()
+                    .any(|(t, _)| matches!(t, Target::Holding { group, .. } if *group == h.group));
+                let unheard = !self.failed.contains_key(&key)
+                    && judging::said_to_me(&ledger, h.group, own).is_none()
+                    && self
+                        .last_asked
+                        .get(&(key.clone(), own))
+                        .is_none_or(|t| t.elapsed() >= ASK_UNHEARD_EVERY);
+                if !busy && (full || unheard) {
+                    self.last_asked.insert((key, own), Instant::now());
+                    let q =
+                        Question::holding(&h.conninfo, h.group, judging::me(), &h.dbname, &h.user);
+                    self.questions.push((
+                        Target::Holding {
+                            own,
+                            group: h.group,
+                            coordinator: h.coordinator.clone(),
+                        },
+                        q,
+                    ));
+                }
+            }
+        }
+        // What was asked for a scope gone, or a peer no longer listed, is
+        // forgotten with it.
+        let live: HashSet<(String, i32)> = self
+            .scopes
+            .keys()
+            .flat_map(|s| {
+                let f = self.facts(*s, &overflow);
+                let own = f.own;
+                peer_keys(&f).into_iter().map(move |k| (k, own))
+            })
+            .collect();
+        self.last_asked
+            .retain(|k, _| live.contains(k) || k.0.starts_with("citus holder"));
+    }
+}
+
+/// The ledger keys of a scope's peers.
+fn peer_keys(facts: &Facts) -> Vec<String> {
+    let mut keys: Vec<String> = facts.subscriptions.iter().map(judging::key_of).collect();
+    if let Some((_, nodes)) = &facts.formation {
+        keys.extend(nodes.iter().map(|n| n.key.clone()));
+    }
+    keys
+}
