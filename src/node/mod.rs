@@ -10,6 +10,8 @@
 //!   generator with one word;
 //! - `peer_worker`: the one process that asks: it reads what the verdicts
 //!   rest on, judges and publishes them, and asks the peers that are due;
+//! - `rounds`: the worker's rounds: each scope's facts judged and
+//!   published, and the peers due to be asked;
 //! - `judging`: one judging of one scope (its policy is
 //!   `chronoid_formats::node_judging`);
 //! - `asking`: the network step, questions under way side by side, and
@@ -35,4 +37,5 @@ pub mod instance;
 pub mod judging;
 pub mod ledger;
 pub mod peer_worker;
+pub mod rounds;
 pub mod verdict;

@@ -136,14 +136,15 @@ is($node->safe_psql('postgres', "SELECT gen_nanoflake() > '$before'::nanoflake")
 	'the server keeps generating, above the IDs before the reload');
 $node->stop;
 
-# Worker slots that parallel query and logical replication can take all of
-# (PostgreSQL's defaults: 8, 8 and 4) leave chronoid's peer judges none:
-# said at start, in the log; a server that leaves room says nothing.
+# chronoid's processes are registered at start (its reserver and peer
+# worker), as the logical replication launcher is: PostgreSQL's defaults
+# leave them their slots whatever parallel query takes, and a server whose
+# max_worker_processes is below the workers registered says so at start.
 $node->adjust_conf($conf, $_, undef) for qw(chronoid.nanoflake_epoch chronoid.node_id);
 ok(starts_with(), 'PostgreSQL\'s default worker settings: the server starts');
-ok($node->log_contains(qr/LOG:  chronoid: max_worker_processes \(8\) leaves chronoid no worker slot once parallel query \(max_parallel_workers, 8\) and logical replication \(max_logical_replication_workers, 4\) take theirs; set it to at least 15/, $log_at),
-	'and logs that they leave chronoid no worker slot, and what to set');
-ok(starts_with(max_worker_processes => 15), 'max_worker_processes = 15: the server starts');
-ok(!$node->log_contains(qr/leaves chronoid no worker slot/, $log_at), 'and logs nothing of it');
+ok(!$node->log_contains(qr/chronoid: max_worker_processes/, $log_at), 'and logs nothing of worker slots');
+ok(starts_with(max_worker_processes => 2), 'max_worker_processes = 2: the server starts');
+ok($node->log_contains(qr/LOG:  chronoid: max_worker_processes \(2\) is below the 3 background workers registered at start \(chronoid's reserver and peer worker, and the logical replication launcher\); set it to at least 3/, $log_at),
+	'and logs that it is below the workers registered at start, and what to set');
 
 done_testing();

@@ -1,0 +1,363 @@
+//! The peer worker's rounds: what each scope (the server; each Citus
+//! database) rests on (`Facts`), judged and published, and which of its
+//! peers are due to be asked: those never heard under this server's id at
+//! once, every peer every `ASK_EVERY` (`ASK_AGAIN_AFTER_REFUSAL` while the
+//! scope does not mint). A refusal found on what is remembered is
+//! published only once its peers were asked again (a remembered answer may
+//! be a round old): callers wait meanwhile.
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use super::asking::Question;
+use super::citus;
+use super::judging::{self, Facts, FormationPeer, HoldingFacts};
+use super::peer_worker::{ScopeState, Target, Worker};
+use super::verdict::{self, Scope};
+use super::{instance, ledger};
+use chronoid_formats::node_id::{resolve, Node, Source, MAX_NODE_ID, UNSET};
+use chronoid_formats::node_judging::Judgement;
+use chronoid_formats::node_verdict::{State, Verdict};
+
+/// How often every peer is asked again: a peer's own change of node id is
+/// seen within it.
+const ASK_EVERY: Duration = Duration::from_secs(10);
+/// How soon every peer is asked again while a scope does not mint.
+const ASK_AGAIN_AFTER_REFUSAL: Duration = Duration::from_secs(5);
+/// A peer never heard under this server's id is asked at most this often.
+const ASK_UNHEARD_EVERY: Duration = Duration::from_secs(2);
+
+impl Worker {
+    /// Every database whose Citus formation needs a verdict of its own,
+    /// with its group id (`None`: cannot be read).
+    fn citus_databases(&self) -> Vec<(u32, Option<i32>, [u32; 2])> {
+        self.databases
+            .iter()
+            .filter_map(|(db, d)| match (&d.citus, &d.unreadable) {
+                (Some(Some((group, _, tables))), _) => Some((*db, *group, *tables)),
+                (None, Some(_)) => Some((*db, None, [0, 0])),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The facts of one scope.
+    fn facts(&self, scope: Scope, overflow: &[u32]) -> Facts {
+        let (setting, base) = self.settings;
+        let base = base.clamp(0, i32::from(MAX_NODE_ID)) as u16;
+        let mut facts = Facts {
+            node: Node {
+                id: None,
+                source: Source::Unset,
+            },
+            own: UNSET,
+            subscriptions: self.subscriptions.clone(),
+            formation: None,
+            holding: None,
+            unusable: None,
+        };
+        let db = match scope {
+            Scope::Server => {
+                facts.node = resolve(setting, None, base).unwrap_or(facts.node);
+                facts.own = facts.node.id.map_or(UNSET, i32::from);
+                if !overflow.is_empty() {
+                    facts.unusable = Some((
+                        format!("more than {} databases of this server are Citus nodes, and chronoid judges at most {}", verdict::MAX_CITUS_DATABASES, verdict::MAX_CITUS_DATABASES),
+                        "Keep Citus in fewer databases of one server.".into(),
+                    ));
+                }
+                return facts;
+            }
+            Scope::Citus(db) => db,
+        };
+        let Some(d) = self.databases.get(&db) else {
+            return facts;
+        };
+        let (group, nodes) = match (&d.citus, &d.unreadable) {
+            (Some(Some((g, n, _))), _) => (*g, n.clone()),
+            (_, why) => {
+                facts.unusable = Some((
+                    format!("chronoid cannot read this database's Citus formation: {}", why.as_deref().unwrap_or("not read yet")),
+                    "Let the bootstrap superuser connect to this database over the server's own socket (pg_hba.conf), or set chronoid.node_id for this server in postgresql.conf.".into(),
+                ));
+                return facts;
+            }
+        };
+        if let Some(refusal) = citus::unusable_group(group, &nodes) {
+            if setting == UNSET {
+                facts.unusable = Some(refusal);
+                return facts;
+            }
+        }
+        let group = group.unwrap_or(0);
+        match resolve(setting, Some(group), base) {
+            Ok(node) => facts.node = node,
+            Err(_) => {
+                // Callers raise it themselves (22023), before any verdict.
+                facts.unusable = Some((
+                    "the node id cannot be taken from the Citus formation".into(),
+                    String::new(),
+                ));
+                return facts;
+            }
+        }
+        facts.own = facts.node.id.map_or(UNSET, i32::from);
+        let own_id_asks = match facts.node.source {
+            Source::Setting => true,
+            Source::Citus { base, .. } => base != 0,
+            Source::Unset => false,
+        };
+        let options = citus::options();
+        if own_id_asks {
+            let peers = citus::other_nodes(&nodes, group)
+                .iter()
+                .map(|n| FormationPeer {
+                    key: format!("citus node {}:{}", n.host, n.port),
+                    conninfo: citus::conninfo_of(n, &d.name, &self.superuser, &options),
+                    group: n.group,
+                    name: format!("the Citus node {}:{} (group {})", n.host, n.port, n.group),
+                })
+                .collect();
+            facts.formation = Some((group, peers));
+        }
+        facts.holding = citus::coordinator(&nodes, group).map(|c| HoldingFacts {
+            group,
+            conninfo: citus::conninfo_of(&c, &d.name, &self.superuser, &options),
+            coordinator: format!("{}:{}", c.host, c.port),
+            dbname: d.name.clone(),
+            user: self.superuser.clone(),
+        });
+        facts
+    }
+
+    /// The scopes to judge: the server, once every database was looked
+    /// at (a Citus database not yet found would read the server's), and
+    /// each Citus database.
+    fn scopes(&self) -> (Vec<Scope>, Vec<u32>) {
+        let citus = self.citus_databases();
+        let overflow = verdict::set_citus_databases(&citus);
+        let mut scopes: Vec<Scope> = citus
+            .iter()
+            .filter(|(db, _, _)| !overflow.contains(db))
+            .map(|(db, _, _)| Scope::Citus(*db))
+            .collect();
+        let all_looked = self
+            .databases
+            .values()
+            .all(|d| d.citus.is_some() || d.unreadable.is_some());
+        if !self.citus_preloaded || (!self.superuser.is_empty() && all_looked) {
+            scopes.push(Scope::Server);
+        }
+        (scopes, overflow)
+    }
+
+    pub(super) fn judge_all(&mut self, epoch: u64) {
+        self.judged_epoch = epoch;
+        let ledger = ledger::read();
+        let now = ledger::now_ms();
+        let (scopes, overflow) = self.scopes();
+        self.scopes.retain(|s, _| scopes.contains(s));
+        verdict::set_note(&self.note);
+        for scope in scopes {
+            let facts = self.facts(scope, &overflow);
+            let judgement = judging::judge(&facts, &ledger, &self.failed);
+            let summary = facts.summary();
+            let in_flight = self.in_flight_for(&facts);
+            let st = self.scopes.entry(scope).or_insert(ScopeState {
+                summary: String::new(),
+                epoch: 0,
+                confirming: false,
+                last_full: None,
+            });
+            let first = st.summary != summary || st.epoch != epoch;
+            let refused_now = verdict::standing(scope).is_some_and(|(v, _)| {
+                v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
+            });
+            let publish = |j: &Judgement| {
+                let (v, reason) = judging::verdict_of(epoch, &facts, j);
+                verdict::publish(scope, v, &reason, now);
+            };
+            if first {
+                st.summary = summary;
+                st.epoch = epoch;
+                match &judgement {
+                    // A refusal is made only on answers asked for now (a
+                    // remembered answer may be a round old): callers wait
+                    // while every peer is asked again, unless the same
+                    // refusal stands for this epoch.
+                    Judgement::Refuse { message, .. } if facts.unusable.is_none() => {
+                        let standing = refused_now
+                            && verdict::standing(scope)
+                                .is_some_and(|(_, r)| r.starts_with(message.as_str()));
+                        if !standing {
+                            publish(&Judgement::Wait(format!(
+                                "asking the peers again, to confirm: {message}"
+                            )));
+                        }
+                        st.confirming = true;
+                        st.last_full = None;
+                        continue;
+                    }
+                    // A refusal standing for this epoch is not turned into
+                    // a wait before its peers were asked again.
+                    Judgement::Wait(_) if refused_now => continue,
+                    _ => st.confirming = false,
+                }
+            } else if st.confirming {
+                if in_flight || st.last_full.is_none() {
+                    continue;
+                }
+                st.confirming = false;
+            }
+            publish(&judgement);
+        }
+    }
+
+    /// Whether a question for `facts`'s peers is under way.
+    fn in_flight_for(&self, facts: &Facts) -> bool {
+        let keys = peer_keys(facts);
+        self.questions.iter().any(|(t, _)| match t {
+            Target::Peer { key, .. } => keys.contains(key),
+            Target::Holding { group, .. } => {
+                facts.holding.as_ref().is_some_and(|h| h.group == *group)
+            }
+            Target::Formation { .. } => false,
+        })
+    }
+
+    pub(super) fn start_due_questions(&mut self) {
+        let (scopes, overflow) = self.scopes();
+        let ledger = ledger::read();
+        let appname_of = |own: i32| instance::appname(own);
+        for scope in scopes {
+            let facts = self.facts(scope, &overflow);
+            if facts.unusable.is_some() {
+                continue;
+            }
+            let allowed = verdict::standing(scope).is_some_and(|(v, _)| v.state == State::Allowed);
+            let every = if allowed {
+                ASK_EVERY
+            } else {
+                ASK_AGAIN_AFTER_REFUSAL
+            };
+            let Some(st) = self.scopes.get_mut(&scope) else {
+                continue;
+            };
+            let full = st.last_full.is_none_or(|t| t.elapsed() >= every);
+            if full {
+                st.last_full = Some(Instant::now());
+            }
+            let own = facts.own;
+            let mut peers: Vec<(String, String, Option<i32>, String, bool)> = facts
+                .subscriptions
+                .iter()
+                .map(|s| {
+                    let name = format!("the publisher of subscription \"{}\"", s.name);
+                    // A disabled subscription's publisher may be gone for
+                    // good: its failures are not logged.
+                    (
+                        judging::key_of(s),
+                        s.conninfo.clone(),
+                        None,
+                        name,
+                        s.enabled,
+                    )
+                })
+                .collect();
+            if let Some((_, nodes)) = &facts.formation {
+                peers.extend(nodes.iter().map(|n| {
+                    (
+                        n.key.clone(),
+                        n.conninfo.clone(),
+                        Some(n.group),
+                        format!("the {}", n.key.replace("citus", "Citus")),
+                        true,
+                    )
+                }));
+            }
+            for (key, conninfo, group, name, log) in peers {
+                let busy = self.questions.iter().any(|(t, _)| matches!(t, Target::Peer { key: k, own: o, .. } if *k == key && *o == own));
+                let unheard = ledger.remembered(&key, own).is_none()
+                    && !self.failed.contains_key(&key)
+                    && self
+                        .last_asked
+                        .get(&(key.clone(), own))
+                        .is_none_or(|t| t.elapsed() >= ASK_UNHEARD_EVERY);
+                if busy || !(full || unheard) {
+                    continue;
+                }
+                self.last_asked.insert((key.clone(), own), Instant::now());
+                // A formation's nodes are all asked directly, and told
+                // nothing of who asks: they learn nothing of one another's
+                // ids for the mesh check.
+                let appname = if group.is_some() {
+                    "chronoid".to_owned()
+                } else {
+                    appname_of(own)
+                };
+                let q = Question::peer(&conninfo, &appname, group);
+                self.questions.push((
+                    Target::Peer {
+                        key,
+                        own,
+                        learn: group.is_none(),
+                        name,
+                        log,
+                    },
+                    q,
+                ));
+            }
+            if let Some(h) = &facts.holding {
+                let key = judging::holding_key(h.group);
+                let busy = self
+                    .questions
+                    .iter()
+                    .any(|(t, _)| matches!(t, Target::Holding { group, .. } if *group == h.group));
+                let unheard = !self.failed.contains_key(&key)
+                    && judging::said_to_me(&ledger, h.group, own).is_none()
+                    && self
+                        .last_asked
+                        .get(&(key.clone(), own))
+                        .is_none_or(|t| t.elapsed() >= ASK_UNHEARD_EVERY);
+                if !busy && (full || unheard) {
+                    self.last_asked.insert((key, own), Instant::now());
+                    let q =
+                        Question::holding(&h.conninfo, h.group, judging::me(), &h.dbname, &h.user);
+                    self.questions.push((
+                        Target::Holding {
+                            own,
+                            group: h.group,
+                            coordinator: h.coordinator.clone(),
+                        },
+                        q,
+                    ));
+                }
+            }
+        }
+        // What was asked for a scope gone, or a peer no longer listed, is
+        // forgotten with it.
+        let live: HashSet<(String, i32)> = self
+            .scopes
+            .keys()
+            .flat_map(|s| {
+                let f = self.facts(*s, &overflow);
+                let own = f.own;
+                peer_keys(&f).into_iter().map(move |k| (k, own))
+            })
+            .collect();
+        self.last_asked
+            .retain(|k, _| live.contains(k) || k.0.starts_with("citus holder"));
+    }
+}
+
+/// The ledger keys of a scope's peers.
+fn peer_keys(facts: &Facts) -> Vec<String> {
+    let mut keys: Vec<String> = facts.subscriptions.iter().map(judging::key_of).collect();
+    if let Some((_, nodes)) = &facts.formation {
+        keys.extend(nodes.iter().map(|n| n.key.clone()));
+    }
+    keys
+}
