@@ -1,7 +1,9 @@
 //! What every backend is told of a change a verdict rests on, so that the
 //! peer worker judges it at once rather than at its next look: a
 //! subscription created, altered, enabled, disabled or dropped (a syscache
-//! invalidation of `pg_subscription`), a Citus formation's table changed
+//! invalidation of `pg_subscription`), an extension created or dropped in
+//! a database (`CREATE EXTENSION citus` makes it a Citus node: the worker
+//! looks at that database again before it judges), a Citus formation's table changed
 //! (a relcache invalidation naming `pg_dist_node` or
 //! `pg_dist_local_group`, whose oids the worker published beside the
 //! database's verdict), or every cache reset. A backend that learns of it
@@ -30,6 +32,13 @@ thread_local! {
     /// A change this backend's own transaction made, to be told again as
     /// it commits.
     static AT_COMMIT: Cell<bool> = const { Cell::new(false) };
+    /// Its own transaction changed this database's extensions.
+    static EXTENSIONS_AT_COMMIT: Cell<bool> = const { Cell::new(false) };
+}
+
+fn my_db() -> u32 {
+    // SAFETY: this backend's database.
+    u32::from(unsafe { pg_sys::MyDatabaseId })
 }
 
 /// From `_PG_init`, while preloading.
@@ -40,6 +49,11 @@ pub fn register() {
         pg_sys::CacheRegisterSyscacheCallback(
             pg_sys::SysCacheIdentifier::SUBSCRIPTIONOID as i32,
             Some(on_subscription),
+            pg_sys::Datum::from(0),
+        );
+        pg_sys::CacheRegisterSyscacheCallback(
+            pg_sys::SysCacheIdentifier::EXTENSIONOID as i32,
+            Some(on_extension),
             pg_sys::Datum::from(0),
         );
         pg_sys::CacheRegisterRelcacheCallback(Some(on_relcache), pg_sys::Datum::from(0));
@@ -61,11 +75,20 @@ unsafe extern "C-unwind" fn on_subscription(_arg: pg_sys::Datum, _cache: i32, _h
     changed();
 }
 
+/// An extension created, altered or dropped in this database: whether it
+/// is a Citus node may have changed.
+#[pgrx::pg_guard]
+unsafe extern "C-unwind" fn on_extension(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
+    // SAFETY: as in `changed`.
+    if unsafe { pg_sys::IsTransactionState() } {
+        EXTENSIONS_AT_COMMIT.set(true);
+    }
+    verdict::extensions_changed(my_db());
+}
+
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
-    // SAFETY: this backend's database.
-    let db = u32::from(unsafe { pg_sys::MyDatabaseId });
-    if relid == pg_sys::InvalidOid || verdict::is_formation_table(db, u32::from(relid)) {
+    if relid == pg_sys::InvalidOid || verdict::is_formation_table(my_db(), u32::from(relid)) {
         changed();
     }
 }
@@ -74,11 +97,17 @@ unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid)
 unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
     match event {
         pg_sys::XactEvent::XACT_EVENT_COMMIT => {
+            if EXTENSIONS_AT_COMMIT.replace(false) {
+                verdict::extensions_changed(my_db());
+            }
             if AT_COMMIT.replace(false) {
                 verdict::configuration_changed();
             }
         }
-        pg_sys::XactEvent::XACT_EVENT_ABORT => AT_COMMIT.set(false),
+        pg_sys::XactEvent::XACT_EVENT_ABORT => {
+            AT_COMMIT.set(false);
+            EXTENSIONS_AT_COMMIT.set(false);
+        }
         _ => {}
     }
 }

@@ -124,6 +124,12 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         // that commits it) is looked at again in the next turn.
         let epoch = verdict::epoch();
         if reload || w.judged_epoch != epoch || w.looked.is_none_or(|t| t.elapsed() >= LOOK_EVERY) {
+            // A change told by a backend (an invalidation of a Citus
+            // formation's table among them): every Citus database's
+            // formation is read again before its verdict is.
+            if w.judged_epoch != epoch {
+                w.mark_citus_stale();
+            }
             w.look();
             judge = true;
         }
@@ -173,6 +179,10 @@ pub(super) struct Database {
     pub(super) citus: Option<Option<(Option<i32>, Vec<ListedNode>, [u32; 2])>>,
     /// Why its formation could not be read at its last look.
     pub(super) unreadable: Option<String>,
+    /// Its extensions changed since its formation was last read: the
+    /// server's verdict waits for it (a database becoming a Citus node
+    /// must not read the server's meanwhile).
+    pub(super) stale: bool,
 }
 
 pub(super) struct ScopeState {
@@ -260,12 +270,28 @@ impl Worker {
                 for (db, name) in dbs {
                     self.databases.entry(db).or_default().name = name;
                 }
+                let changed = verdict::take_extensions_changed();
+                for (db, d) in self.databases.iter_mut() {
+                    if changed.as_ref().is_none_or(|dbs| dbs.contains(db)) {
+                        d.stale = true;
+                        d.looked = None;
+                    }
+                }
             }
             Err(why) => {
                 // SAFETY: the transaction started above, after its error.
                 unsafe { pg_sys::AbortCurrentTransaction() };
                 self.note =
                     format!("minting on the last verdict: the catalogs could not be read ({why})");
+            }
+        }
+    }
+
+    fn mark_citus_stale(&mut self) {
+        for d in self.databases.values_mut() {
+            if matches!(d.citus, Some(Some(_))) || d.unreadable.is_some() {
+                d.stale = true;
+                d.looked = None;
             }
         }
     }
@@ -311,7 +337,7 @@ impl Worker {
                     Some(None) => LOOK_AGAIN_NOT_CITUS,
                     _ => LOOK_EVERY,
                 };
-                !busy.contains(db) && d.looked.is_none_or(|t| t.elapsed() >= every)
+                (!busy.contains(db) || d.stale) && d.looked.is_none_or(|t| t.elapsed() >= every)
             })
             .map(|(db, d)| (*db, d.name.clone()))
             .collect();
@@ -393,7 +419,16 @@ impl Worker {
                     }
                 }
                 (Target::Formation { db }, Outcome::Formation(r)) => {
+                    // A question started before its extensions changed does
+                    // not clear `stale`: the one started after does.
+                    let stale_question = self
+                        .questions
+                        .iter()
+                        .any(|(t, _)| matches!(t, Target::Formation { db: d } if *d == db));
                     if let Some(d) = self.databases.get_mut(&db) {
+                        if !stale_question {
+                            d.stale = false;
+                        }
                         match r {
                             Ok(Formation::NotCitus) => {
                                 d.citus = Some(None);

@@ -147,7 +147,7 @@ impl Worker {
         let all_looked = self
             .databases
             .values()
-            .all(|d| d.citus.is_some() || d.unreadable.is_some());
+            .all(|d| (d.citus.is_some() || d.unreadable.is_some()) && !d.stale);
         if !self.citus_preloaded || (!self.superuser.is_empty() && all_looked) {
             scopes.push(Scope::Server);
         }
@@ -162,6 +162,12 @@ impl Worker {
         self.scopes.retain(|s, _| scopes.contains(s));
         verdict::set_note(&self.note);
         for scope in scopes {
+            // A formation being read again: its callers wait for it.
+            if let Scope::Citus(db) = scope {
+                if self.databases.get(&db).is_some_and(|d| d.stale) {
+                    continue;
+                }
+            }
             let facts = self.facts(scope, &overflow);
             let judgement = judging::judge(&facts, &ledger, &self.failed);
             let summary = facts.summary();
