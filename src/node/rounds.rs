@@ -37,7 +37,13 @@ impl Worker {
         self.databases
             .iter()
             .filter_map(|(db, d)| match (&d.citus, &d.unreadable) {
-                (Some(Some((group, _, tables))), _) => Some((*db, *group, *tables)),
+                // A group id chronoid cannot take (no formation yet) is
+                // published as none: callers then find the refusal.
+                (Some(Some((group, nodes, tables))), _) => Some((
+                    *db,
+                    group.filter(|_| citus::unusable_group(*group, nodes).is_none()),
+                    *tables,
+                )),
                 (None, Some(_)) => Some((*db, None, [0, 0])),
                 _ => None,
             })

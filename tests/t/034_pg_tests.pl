@@ -62,6 +62,14 @@ for my $t (@tests)
 		qq{BEGIN; SELECT tests."$t->{name}"(); ROLLBACK;},
 		extra_params => [ '-v', 'VERBOSITY=terse' ]);
 	my ($raised) = $err =~ /ERROR:  (.*)/;
+	# psql's exit status: 2 where the server closed the connection (a
+	# test that crashed the backend), whatever it printed.
+	if ($ret == 2 || $err =~ /server closed the connection|terminated abnormally/)
+	{
+		fail("$t->{file}: $t->{name}: the backend crashed (psql exit $ret)");
+		diag($err);
+		next;
+	}
 	if (defined $t->{error})
 	{
 		is($raised, $t->{error}, "$t->{file}: $t->{name} raises the ERROR it names");
