@@ -110,8 +110,10 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
     }
     // SAFETY: this process's latch and pid, for callers to wake it.
     unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
-    let mut w = Worker::default();
-    w.citus_preloaded = citus::preloaded();
+    let mut w = Worker {
+        citus_preloaded: citus::preloaded(),
+        ..Default::default()
+    };
     loop {
         // SAFETY: this process's latch.
         unsafe { pg_sys::ResetLatch(pg_sys::MyLatch) };
@@ -170,13 +172,17 @@ pub(super) enum Target {
     },
 }
 
+/// A Citus database's group id (`None`: no row), its formation's nodes,
+/// and its two tables' oids.
+pub(super) type CitusFacts = (Option<i32>, Vec<ListedNode>, [u32; 2]);
+
 /// A database of a server that preloads Citus, as last looked at.
 #[derive(Default)]
 pub(super) struct Database {
     pub(super) name: String,
     pub(super) looked: Option<Instant>,
     /// `None`: never read; `Some(None)`: not a Citus node.
-    pub(super) citus: Option<Option<(Option<i32>, Vec<ListedNode>, [u32; 2])>>,
+    pub(super) citus: Option<Option<CitusFacts>>,
     /// Why its formation could not be read at its last look.
     pub(super) unreadable: Option<String>,
     /// Its extensions changed since its formation was last read: the

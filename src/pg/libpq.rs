@@ -103,7 +103,7 @@ fn find() -> Result<Api, String> {
         return Err("libpq.so.5 is not mapped after loading libpqwalreceiver".into());
     }
     macro_rules! sym {
-        ($name:literal) => {{
+        ($name:literal as $ty:ty) => {{
             // SAFETY: a symbol of libpq's, with the signature libpq-fe.h
             // gives it (the field's type).
             let p = unsafe { dlsym(lib, $name.as_ptr()) };
@@ -111,29 +111,29 @@ fn find() -> Result<Api, String> {
                 return Err(format!("libpq has no {}", $name.to_string_lossy()));
             }
             // SAFETY: as above.
-            unsafe { std::mem::transmute::<*mut c_void, _>(p) }
+            unsafe { std::mem::transmute::<*mut c_void, $ty>(p) }
         }};
     }
     Ok(Api {
-        connect_start: sym!(c"PQconnectStart"),
-        connect_poll: sym!(c"PQconnectPoll"),
-        status: sym!(c"PQstatus"),
-        socket: sym!(c"PQsocket"),
-        error_message: sym!(c"PQerrorMessage"),
-        set_nonblocking: sym!(c"PQsetnonblocking"),
-        send_query: sym!(c"PQsendQuery"),
-        flush: sym!(c"PQflush"),
-        consume_input: sym!(c"PQconsumeInput"),
-        is_busy: sym!(c"PQisBusy"),
-        get_result: sym!(c"PQgetResult"),
-        result_status: sym!(c"PQresultStatus"),
-        result_error: sym!(c"PQresultErrorMessage"),
-        ntuples: sym!(c"PQntuples"),
-        nfields: sym!(c"PQnfields"),
-        get_value: sym!(c"PQgetvalue"),
-        get_is_null: sym!(c"PQgetisnull"),
-        clear: sym!(c"PQclear"),
-        finish: sym!(c"PQfinish"),
+        connect_start: sym!(c"PQconnectStart" as unsafe extern "C" fn(*const c_char) -> Conn),
+        connect_poll: sym!(c"PQconnectPoll" as unsafe extern "C" fn(Conn) -> c_int),
+        status: sym!(c"PQstatus" as unsafe extern "C" fn(Conn) -> c_int),
+        socket: sym!(c"PQsocket" as unsafe extern "C" fn(Conn) -> c_int),
+        error_message: sym!(c"PQerrorMessage" as unsafe extern "C" fn(Conn) -> *const c_char),
+        set_nonblocking: sym!(c"PQsetnonblocking" as unsafe extern "C" fn(Conn, c_int) -> c_int),
+        send_query: sym!(c"PQsendQuery" as unsafe extern "C" fn(Conn, *const c_char) -> c_int),
+        flush: sym!(c"PQflush" as unsafe extern "C" fn(Conn) -> c_int),
+        consume_input: sym!(c"PQconsumeInput" as unsafe extern "C" fn(Conn) -> c_int),
+        is_busy: sym!(c"PQisBusy" as unsafe extern "C" fn(Conn) -> c_int),
+        get_result: sym!(c"PQgetResult" as unsafe extern "C" fn(Conn) -> Res),
+        result_status: sym!(c"PQresultStatus" as unsafe extern "C" fn(Res) -> c_int),
+        result_error: sym!(c"PQresultErrorMessage" as unsafe extern "C" fn(Res) -> *const c_char),
+        ntuples: sym!(c"PQntuples" as unsafe extern "C" fn(Res) -> c_int),
+        nfields: sym!(c"PQnfields" as unsafe extern "C" fn(Res) -> c_int),
+        get_value: sym!(c"PQgetvalue" as unsafe extern "C" fn(Res, c_int, c_int) -> *const c_char),
+        get_is_null: sym!(c"PQgetisnull" as unsafe extern "C" fn(Res, c_int, c_int) -> c_int),
+        clear: sym!(c"PQclear" as unsafe extern "C" fn(Res)),
+        finish: sym!(c"PQfinish" as unsafe extern "C" fn(Conn)),
     })
 }
 
