@@ -3,7 +3,7 @@
 //! means and when it is forgotten, is `chronoid_formats::node_ledger`):
 //!
 //! - each peer's last answer, so that a peer out of reach is judged by it
-//!   (`judge.rs`) rather than passed over: two servers cut apart
+//!   (`judging.rs`) rather than passed over: two servers cut apart
 //!   and given one id no longer both mint;
 //! - the servers known to mint near this one, with their ids: its peers,
 //!   the servers that asked it, and what its peers know. Whoever asks this

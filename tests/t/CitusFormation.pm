@@ -52,8 +52,8 @@ EOC
 sub _start_node
 {
 	my ($f, $role, $conf, $clock) = @_;
-	# Walsenders allowed (logical): on PostgreSQL 15 and 16 a question
-	# to another node is a replication connection (src/pg/remote.rs).
+	# Walsenders allowed (logical): Citus moves shards by logical
+	# replication, and a node's copies stream from it.
 	my $node = chronoid_node("$f->{name}_$role", allows_streaming => 'logical');
 	$node->append_conf('postgresql.conf',
 		$CONF . ($f->{conf}{all} // '') . "\n" . ($conf // '') . "\n");
