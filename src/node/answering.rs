@@ -20,7 +20,7 @@ use std::ffi::{c_char, CStr, CString};
 use pgrx::{pg_guard, pg_sys, PgSqlErrorCode};
 
 use super::instance::own;
-use super::ledger::{now_ms, read, update};
+use super::ledger::{read, update};
 use crate::pg::guc::{Settings, Startup};
 use chronoid_formats::node_ledger::Known;
 
@@ -93,7 +93,7 @@ unsafe extern "C-unwind" fn show_node_ids_seen() -> *const c_char {
 }
 
 fn answer() -> Result<String, String> {
-    let now = now_ms();
+    let now = crate::pg::clock::now_ms();
     // SAFETY: whether catalog lookups may run (a walsender's SHOW, say, may
     // have no transaction).
     let in_transaction = unsafe { pg_sys::IsTransactionState() };
@@ -119,7 +119,7 @@ fn answer() -> Result<String, String> {
             // servers asking each other in a loop.
             let mut news = false;
             let clash = own.node_id >= 0 && k.node_id == own.node_id;
-            let (ledger, written) = update(|l| {
+            let (ledger, written) = update(super::identity::node_id_set(), |l| {
                 news = !l
                     .known
                     .iter()

@@ -375,7 +375,7 @@ pub fn record(
     }
     // Itself, as its peers pass it on; a copy of it (another since) is kept.
     let me = (super::instance::own_system(), super::instance::own_since());
-    ledger::update(|l| {
+    ledger::update(identity::node_id_set(), |l| {
         let mut changed = l.keep_peers(&keep);
         for (key, own, answer, learn) in answers {
             let learn = *learn;

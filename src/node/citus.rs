@@ -25,15 +25,6 @@ pub struct ListedNode {
     pub active: bool,
 }
 
-/// Whether `shared_preload_libraries` names Citus (Citus cannot run
-/// without it: a server that does not preload it has no Citus database).
-pub fn preloaded() -> bool {
-    let text = crate::pg::guc::config_text(c"shared_preload_libraries")
-        .map(|t| t.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    chronoid_formats::node_id::preloads(&text, "citus")
-}
-
 /// `citus.node_conninfo`, as this process reads it.
 pub fn options() -> String {
     crate::pg::guc::config_text(c"citus.node_conninfo")

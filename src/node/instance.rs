@@ -73,7 +73,7 @@ pub fn own_since() -> u64 {
             let here = directory_identity();
             let kept = read_rank(here, timeline);
             let rank = kept.map_or(
-                (timeline << 42) | (super::ledger::now_ms().max(1) & ((1 << 42) - 1)),
+                (timeline << 42) | (crate::pg::clock::now_ms().max(1) & ((1 << 42) - 1)),
                 |(rank, _)| rank,
             );
             match since.compare_exchange(0, rank, Ordering::AcqRel, Ordering::Acquire) {
@@ -183,7 +183,7 @@ pub fn own(node_id: i32) -> Known {
         system: own_system(),
         since: own_since(),
         node_id,
-        seen_ms: super::ledger::now_ms(),
+        seen_ms: crate::pg::clock::now_ms(),
         name: own_name(),
     }
 }

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use super::{identity, ledger};
+use super::identity;
 use crate::pg::subscriptions::Subscription;
 use chronoid_formats::node_id::Node;
 use chronoid_formats::node_judging::{
@@ -171,7 +171,7 @@ pub fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -
 /// (pg_basebackup, a standby promoted on its own) made active after it.
 fn clash_known(own_id: i32, ledger: &Ledger) -> Option<String> {
     let own = super::instance::own(own_id);
-    let now = ledger::now_ms();
+    let now = crate::pg::clock::now_ms();
     let k = ledger.clash(&own, now)?;
     let heard = now.saturating_sub(k.seen_ms) / 1000;
     Some(if k.system == own.system {

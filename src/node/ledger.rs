@@ -24,7 +24,6 @@
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 
-use chronoid_formats::clock::Clock;
 use chronoid_formats::node_ledger::Ledger;
 
 const FILE: &str = "chronoid.peers";
@@ -49,19 +48,20 @@ pub fn read() -> Ledger {
 /// Changes the file under its lock: `change` returns whether it changed
 /// anything. Returns the ledger as it now is, and `Err` with it if the
 /// change could not be written (reported: the next change writes it again).
-pub fn update(change: impl FnOnce(&mut Ledger) -> bool) -> (Ledger, Result<(), String>) {
+/// `node_id_set`: `chronoid.node_id` as set (what is forgotten by age
+/// depends on it).
+pub fn update(
+    node_id_set: i32,
+    change: impl FnOnce(&mut Ledger) -> bool,
+) -> (Ledger, Result<(), String>) {
     let lock = std::fs::File::open(".").and_then(|dir| dir.lock().map(|()| dir));
     let mut ledger = read();
-    let now = now_ms();
+    let now = crate::pg::clock::now_ms();
     let written = match &lock {
         Err(e) => Err(format!(
             "could not lock the data directory to change \"{FILE}\": {e}"
         )),
-        Ok(_)
-            if !(change(&mut ledger) | ledger.forget_old(now, super::identity::node_id_set())) =>
-        {
-            Ok(())
-        }
+        Ok(_) if !(change(&mut ledger) | ledger.forget_old(now, node_id_set)) => Ok(()),
         Ok(_) => write(&ledger).map_err(|e| format!("could not write file \"{FILE}\": {e}")),
     };
     drop(lock);
@@ -84,8 +84,4 @@ fn write(ledger: &Ledger) -> std::io::Result<()> {
     file.sync_all()?;
     std::fs::rename(TEMP, FILE)?;
     std::fs::File::open(".")?.sync_all()
-}
-
-pub fn now_ms() -> u64 {
-    crate::pg::clock::BackendClock.now_ms()
 }

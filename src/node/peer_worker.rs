@@ -27,22 +27,22 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use pgrx::bgworkers::{BackgroundWorkerBuilder, BgWorkerStartTime};
 use pgrx::pg_sys;
 
 use super::asking::{self, Formation, Outcome, Question};
-use super::citus::{self, ListedNode};
 use super::judging;
-use super::verdict::{self, Scope};
+use super::rounds::{Target, Worker};
+use super::verdict;
 use super::{identity, instance, ledger};
 use crate::pg::libpq;
-use crate::pg::subscriptions::{self, Subscription};
+use crate::pg::subscriptions;
 
 /// How often the configuration is read: a change is judged within it.
-pub(super) const LOOK_EVERY: Duration = Duration::from_secs(1);
+pub const LOOK_EVERY: Duration = Duration::from_secs(1);
 /// A database that is not a Citus node is looked at again this often (a
 /// new database at once).
 const LOOK_AGAIN_NOT_CITUS: Duration = Duration::from_secs(10);
@@ -111,7 +111,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
     // SAFETY: this process's latch and pid, for callers to wake it.
     unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
     let mut w = Worker {
-        citus_preloaded: citus::preloaded(),
+        citus_preloaded: crate::pg::guards::preloads("citus"),
         ..Default::default()
     };
     loop {
@@ -149,73 +149,6 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
             next_look,
         );
     }
-}
-
-/// What a question under way is for.
-pub(super) enum Target {
-    /// A peer, by its ledger key, asked while this server had `own`;
-    /// `learn`: what it knows is learnt (a publisher, not a Citus node).
-    Peer {
-        key: String,
-        own: i32,
-        learn: bool,
-        name: String,
-        log: bool,
-    },
-    Holding {
-        own: i32,
-        group: i32,
-        coordinator: String,
-    },
-    Formation {
-        db: u32,
-    },
-}
-
-/// A Citus database's group id (`None`: no row), its formation's nodes,
-/// and its two tables' oids.
-pub(super) type CitusFacts = (Option<i32>, Vec<ListedNode>, [u32; 2]);
-
-/// A database of a server that preloads Citus, as last looked at.
-#[derive(Default)]
-pub(super) struct Database {
-    pub(super) name: String,
-    pub(super) looked: Option<Instant>,
-    /// `None`: never read; `Some(None)`: not a Citus node.
-    pub(super) citus: Option<Option<CitusFacts>>,
-    /// Why its formation could not be read at its last look.
-    pub(super) unreadable: Option<String>,
-    /// Its extensions changed since its formation was last read: the
-    /// server's verdict waits for it (a database becoming a Citus node
-    /// must not read the server's meanwhile).
-    pub(super) stale: bool,
-}
-
-pub(super) struct ScopeState {
-    pub(super) summary: String,
-    pub(super) epoch: u64,
-    /// A refusal found on what was remembered, waiting for its peers'
-    /// answers to be confirmed.
-    pub(super) confirming: bool,
-    pub(super) last_full: Option<Instant>,
-}
-
-#[derive(Default)]
-pub(super) struct Worker {
-    pub(super) citus_preloaded: bool,
-    pub(super) settings: (i32, i32),
-    pub(super) subscriptions: Vec<Subscription>,
-    pub(super) warned: HashSet<u32>,
-    pub(super) superuser: String,
-    pub(super) databases: HashMap<u32, Database>,
-    pub(super) questions: Vec<(Target, Question)>,
-    pub(super) failed: HashMap<String, String>,
-    pub(super) last_asked: HashMap<(String, i32), Instant>,
-    pub(super) scopes: HashMap<Scope, ScopeState>,
-    pub(super) looked: Option<Instant>,
-    pub(super) judged_epoch: u64,
-    /// What the last look could not read.
-    pub(super) note: String,
 }
 
 impl Worker {
@@ -358,7 +291,7 @@ impl Worker {
 
     /// Drives every question on; whether any finished.
     fn step_questions(&mut self) -> bool {
-        let now = ledger::now_ms();
+        let now = crate::pg::clock::now_ms();
         let mut done = Vec::new();
         let mut i = 0;
         while i < self.questions.len() {
@@ -459,7 +392,7 @@ impl Worker {
         }
         if !answers.is_empty() {
             let keys: Vec<String> = self.subscriptions.iter().map(judging::key_of).collect();
-            asking::record(&answers, ledger::now_ms(), |p| {
+            asking::record(&answers, crate::pg::clock::now_ms(), |p| {
                 !p.key.starts_with("subscription ") || keys.contains(&p.key)
             });
         }

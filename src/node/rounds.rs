@@ -9,15 +9,16 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use super::asking::Question;
 use super::citus;
+use super::citus::ListedNode;
 use super::judging::{self, Facts, FormationPeer, HoldingFacts};
-use super::peer_worker::{ScopeState, Target, Worker};
 use super::verdict::{self, Scope};
 use super::{instance, ledger};
+use crate::pg::subscriptions::Subscription;
 use chronoid_formats::node_id::{resolve, Node, Source, MAX_NODE_ID, UNSET};
 use chronoid_formats::node_judging::Judgement;
 use chronoid_formats::node_verdict::{State, Verdict};
@@ -29,6 +30,73 @@ const ASK_EVERY: Duration = Duration::from_secs(10);
 const ASK_AGAIN_AFTER_REFUSAL: Duration = Duration::from_secs(5);
 /// A peer never heard under this server's id is asked at most this often.
 const ASK_UNHEARD_EVERY: Duration = Duration::from_secs(2);
+
+/// What a question under way is for.
+pub(super) enum Target {
+    /// A peer, by its ledger key, asked while this server had `own`;
+    /// `learn`: what it knows is learnt (a publisher, not a Citus node).
+    Peer {
+        key: String,
+        own: i32,
+        learn: bool,
+        name: String,
+        log: bool,
+    },
+    Holding {
+        own: i32,
+        group: i32,
+        coordinator: String,
+    },
+    Formation {
+        db: u32,
+    },
+}
+
+/// A Citus database's group id (`None`: no row), its formation's nodes,
+/// and its two tables' oids.
+pub(super) type CitusFacts = (Option<i32>, Vec<ListedNode>, [u32; 2]);
+
+/// A database of a server that preloads Citus, as last looked at.
+#[derive(Default)]
+pub(super) struct Database {
+    pub(super) name: String,
+    pub(super) looked: Option<Instant>,
+    /// `None`: never read; `Some(None)`: not a Citus node.
+    pub(super) citus: Option<Option<CitusFacts>>,
+    /// Why its formation could not be read at its last look.
+    pub(super) unreadable: Option<String>,
+    /// Its extensions changed since its formation was last read: the
+    /// server's verdict waits for it (a database becoming a Citus node
+    /// must not read the server's meanwhile).
+    pub(super) stale: bool,
+}
+
+pub(super) struct ScopeState {
+    pub(super) summary: String,
+    pub(super) epoch: u64,
+    /// A refusal found on what was remembered, waiting for its peers'
+    /// answers to be confirmed.
+    pub(super) confirming: bool,
+    pub(super) last_full: Option<Instant>,
+}
+
+#[derive(Default)]
+pub(super) struct Worker {
+    pub(super) citus_preloaded: bool,
+    pub(super) settings: (i32, i32),
+    pub(super) subscriptions: Vec<Subscription>,
+    pub(super) warned: HashSet<u32>,
+    pub(super) superuser: String,
+    pub(super) databases: HashMap<u32, Database>,
+    pub(super) questions: Vec<(Target, Question)>,
+    pub(super) failed: HashMap<String, String>,
+    pub(super) last_asked: HashMap<(String, i32), Instant>,
+    pub(super) scopes: HashMap<Scope, ScopeState>,
+    pub(super) looked: Option<Instant>,
+    pub(super) judged_epoch: u64,
+    /// What the last look could not read.
+    pub(super) note: String,
+}
 
 impl Worker {
     /// Every database whose Citus formation needs a verdict of its own,
@@ -163,7 +231,7 @@ impl Worker {
     pub(super) fn judge_all(&mut self, epoch: u64) {
         self.judged_epoch = epoch;
         let ledger = ledger::read();
-        let now = ledger::now_ms();
+        let now = crate::pg::clock::now_ms();
         let (scopes, overflow) = self.scopes();
         self.scopes.retain(|s, _| scopes.contains(s));
         verdict::set_note(&self.note);

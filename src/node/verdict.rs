@@ -351,7 +351,7 @@ fn my_db() -> u32 {
 fn here() -> (&'static Slot, Option<&'static CitusSlot>) {
     let s = shared();
     let citus = CITUS.get().unwrap_or_else(|| {
-        let c = super::citus::preloaded();
+        let c = crate::pg::guards::preloads("citus");
         CITUS.set(Some(c));
         c
     });

@@ -8,6 +8,11 @@ use pgrx::pg_sys;
 
 use chronoid_formats::clock::Clock;
 
+/// The wall clock, unix ms, as `BackendClock` reads it.
+pub fn now_ms() -> u64 {
+    BackendClock.now_ms()
+}
+
 /// The system clock as generators in a backend see it: PostgreSQL's own
 /// reading of the wall clock (`GetCurrentTimestamp`), the formats crate's
 /// monotonic clock for how long a generator waited, and a wait that spins

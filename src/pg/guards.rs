@@ -19,6 +19,15 @@ use super::error::{error, error_with_hint};
 /// inherit it.
 static PRELOADED: AtomicBool = AtomicBool::new(false);
 
+/// Whether `shared_preload_libraries` names `library` (Citus cannot run
+/// without being preloaded: a server that does not preload it has none).
+pub fn preloads(library: &str) -> bool {
+    let text = super::guc::config_text(c"shared_preload_libraries")
+        .map(|t| t.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    chronoid_formats::node_id::preloads(&text, library)
+}
+
 /// Whether the library is being loaded by `shared_preload_libraries` (in
 /// the postmaster, where shared memory, hooks and workers can be set up).
 pub fn preloading() -> bool {
