@@ -92,26 +92,48 @@
 //!
 //! Everything here is unit-, property- and fuzz-tested without a database.
 
-pub mod base36;
-pub mod caloriosa;
+// The files by concept, each folder a module; every module is also named
+// at the crate's root, where applications have always found it
+// (`chronoid_formats::nanoflake`, `chronoid_formats::node_verdict`).
+
+/// The five formats: bits, text forms, field ranges, conformance.
+mod types {
+    pub mod caloriosa;
+    pub mod codokey;
+    pub mod nanoflake;
+    pub mod scru160;
+    pub mod uid60;
+}
+/// Making IDs: clocks, the shared counters, the durable high-water mark.
+mod generation {
+    pub mod clock;
+    pub mod counter_id;
+    pub mod generator_stats;
+    pub mod high_water;
+    pub mod ticker;
+}
+/// Codecs and the calendar every format shares; the binary/text forms.
+mod codecs {
+    pub mod base36;
+    pub mod time;
+    pub mod wire;
+}
+/// Which node a server is, among servers: the policy across servers.
+mod node {
+    pub mod id;
+    pub mod judging;
+    pub mod ledger;
+    pub mod verdict;
+}
+/// Client-library adapters over `wire` (features).
 mod clients;
-pub mod clock;
-pub mod codokey;
-pub mod counter_id;
 #[cfg(test)]
 mod fuzz;
-pub mod generator_stats;
-pub mod high_water;
-pub mod nanoflake;
-pub mod node_id;
-pub mod node_judging;
-pub mod node_ledger;
-pub mod node_verdict;
-pub mod scru160;
-pub mod ticker;
-pub mod time;
-pub mod uid60;
-pub mod wire;
+
+pub use codecs::{base36, time, wire};
+pub use generation::{clock, counter_id, generator_stats, high_water, ticker};
+pub use node::{id as node_id, judging as node_judging, ledger as node_ledger, verdict as node_verdict};
+pub use types::{caloriosa, codokey, nanoflake, scru160, uid60};
 
 /// `FromStr` for a value type from its `parse(&[u8])`, and `Display` and
 /// `Error` for that parse error.

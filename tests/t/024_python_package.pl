@@ -26,7 +26,7 @@ my $wheel_files = defined $wheel ? `unzip -Z1 '$wheel'` : '';
 like($wheel_files, qr{^chronoid/_native\.abi3\.so$}m, 'the wheel holds the native module (the formats crate)');
 like($wheel_files, qr{^chronoid/py\.typed$}m, 'the wheel is typed (py.typed)');
 my $sdist_files = -f $sdist ? `tar -tzf '$sdist'` : '';
-like($sdist_files, qr{/formats/src/nanoflake\.rs$}m, 'the sdist carries the formats crate it compiles');
+like($sdist_files, qr{/formats/src/types/nanoflake\.rs$}m, 'the sdist carries the formats crate it compiles');
 like($sdist_files, qr{/chronoid/psycopg\.py$}m, 'and the Python sources');
 ok(scalar(glob("$python/from-sdist/chronoid-$version-*.whl")), 'pip builds a wheel from the sdist alone');
 

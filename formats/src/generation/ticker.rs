@@ -9,7 +9,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::clock::Clock;
+use crate::clock::Clock;
 
 /// One (millisecond, sequence) pair handed out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -17,10 +17,10 @@
 
 use std::fmt;
 
-use super::base36;
-use super::time::{civil_from_micros, days_from_civil, days_in_month, MICROS_PER_DAY};
+use crate::base36;
+use crate::time::{civil_from_micros, days_from_civil, days_in_month, MICROS_PER_DAY};
 
-pub use super::base36::DIGITS;
+pub use crate::base36::DIGITS;
 
 pub const MAX_PRECISION: u8 = 6;
 
@@ -882,7 +882,7 @@ mod tests {
             vectors: Vec<Vector>,
         }
         let file: File =
-            serde_json::from_str(include_str!("../../tests/vectors/codokey.json")).unwrap();
+            serde_json::from_str(include_str!("../../../tests/vectors/codokey.json")).unwrap();
         assert_eq!(file.vectors.len(), 320);
         for v in &file.vectors {
             let ctx = Context::new(1970, 3265, v.until_split).unwrap();

@@ -15,11 +15,11 @@
 
 use std::fmt;
 
-use super::caloriosa::Caloriosa;
-use super::codokey::Codokey;
-use super::nanoflake::Nanoflake;
-use super::scru160::{self, Scru160};
-use super::uid60::Uid60;
+use crate::caloriosa::Caloriosa;
+use crate::codokey::Codokey;
+use crate::nanoflake::Nanoflake;
+use crate::scru160::{self, Scru160};
+use crate::uid60::Uid60;
 
 /// Bytes that are not the binary form of a value of the type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -40,9 +40,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::clock::Clock;
-use super::counter_id::TickSource;
-use super::ticker::{Tick, TickError, TickRange, MAX_TICK_MS};
+use crate::clock::Clock;
+use crate::counter_id::TickSource;
+use crate::ticker::{Tick, TickError, TickRange, MAX_TICK_MS};
 
 /// How far ahead of a pair's millisecond the mark moves when that pair is
 /// not yet covered: one durable write per second of IDs at most, per

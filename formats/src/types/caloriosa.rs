@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use super::counter_id::CounterId;
-use super::ticker::WrappingTicker;
+use crate::counter_id::CounterId;
+use crate::ticker::WrappingTicker;
 
 /// 2017-01-01T00:00:00Z in unix milliseconds.
 pub const EPOCH_UNIX_MS: i64 = 1_483_228_800_000;
@@ -220,7 +220,7 @@ mod tests {
             invalid_core_names: Vec<String>,
         }
         let file: File = serde_json::from_str(include_str!(
-            "../../tests/vectors/caloriosa_core_names.json"
+            "../../../tests/vectors/caloriosa_core_names.json"
         ))
         .unwrap();
         assert!(file.vectors.len() >= 20);
@@ -251,7 +251,7 @@ mod tests {
             vectors: Vec<Vector>,
         }
         let file: File =
-            serde_json::from_str(include_str!("../../tests/vectors/caloriosa.json")).unwrap();
+            serde_json::from_str(include_str!("../../../tests/vectors/caloriosa.json")).unwrap();
         for v in file.vectors {
             let value: u64 = v.uint64.parse().unwrap();
             match (v.ms_since_2017, v.random12, v.increment10) {

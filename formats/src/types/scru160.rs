@@ -546,7 +546,7 @@ mod tests {
     #[test]
     fn conformance_vectors() {
         let v: Vectors =
-            serde_json::from_str(include_str!("../../tests/vectors/scru160.json")).unwrap();
+            serde_json::from_str(include_str!("../../../tests/vectors/scru160.json")).unwrap();
         for i in &v.authoritative_inspect {
             let id = Scru160::parse(i.input.as_bytes()).unwrap();
             assert_eq!(id.to_string(), i.canonical);

@@ -10,8 +10,8 @@
 
 use std::fmt;
 
-use super::counter_id::CounterId;
-use super::ticker::Ticker;
+use crate::counter_id::CounterId;
+use crate::ticker::Ticker;
 
 /// 2018-03-01T00:00:00Z in unix milliseconds.
 pub const EPOCH_UNIX_MS: i64 = 1_519_862_400_000;
@@ -176,7 +176,7 @@ mod tests {
             vectors: Vec<Vector>,
         }
         let file: File =
-            serde_json::from_str(include_str!("../../tests/vectors/uid60.json")).unwrap();
+            serde_json::from_str(include_str!("../../../tests/vectors/uid60.json")).unwrap();
         assert_eq!(file.vectors.len(), 8);
         for v in file.vectors {
             let id = Uid60::from_parts(v.ts_ms_since_2018_03_01, v.seq, v.rand).unwrap();

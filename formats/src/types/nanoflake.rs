@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use super::base36::{self, Base36Error};
-use super::counter_id::CounterId;
-use super::ticker::Ticker;
+use crate::base36::{self, Base36Error};
+use crate::counter_id::CounterId;
+use crate::ticker::Ticker;
 
 pub const TIMESTAMP_BITS: u32 = 41;
 pub const GENERATOR_BITS: u32 = 10;
@@ -257,7 +257,7 @@ mod vector_tests {
     #[test]
     fn conformance_vectors() {
         let file: Vectors =
-            serde_json::from_str(include_str!("../../tests/vectors/nanoflake.json")).unwrap();
+            serde_json::from_str(include_str!("../../../tests/vectors/nanoflake.json")).unwrap();
         assert_eq!(file.vectors.len(), 5);
         for v in file.vectors {
             let id = Nanoflake::from_parts(v.ms_since_epoch, v.generator, v.sequence).unwrap();

@@ -18,8 +18,8 @@
 //! # Ok::<(), chronoid_formats::counter_id::GenerateError>(())
 //! ```
 
-use super::clock::Clock;
-use super::ticker::{ClockBehind, Tick, TickError, TickRange, Ticker, WrappingTicker, MAX_TICK_MS};
+use crate::clock::Clock;
+use crate::ticker::{ClockBehind, Tick, TickError, TickRange, Ticker, WrappingTicker, MAX_TICK_MS};
 
 /// How long a generator waits for a clock that was stepped back behind the
 /// ticker's last millisecond before it gives up. It covers a reservation

@@ -11,8 +11,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::clock::Clock;
-use super::ticker::ClockBehind;
+use crate::clock::Clock;
+use crate::ticker::ClockBehind;
 
 #[derive(Debug, Default)]
 pub struct GeneratorStats {
