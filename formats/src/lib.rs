@@ -132,7 +132,9 @@ mod fuzz;
 
 pub use codecs::{base36, time, wire};
 pub use generation::{clock, counter_id, generator_stats, high_water, ticker};
-pub use node::{id as node_id, judging as node_judging, ledger as node_ledger, verdict as node_verdict};
+pub use node::{
+    id as node_id, judging as node_judging, ledger as node_ledger, verdict as node_verdict,
+};
 pub use types::{caloriosa, codokey, nanoflake, scru160, uid60};
 
 /// `FromStr` for a value type from its `parse(&[u8])`, and `Display` and

@@ -16,7 +16,7 @@ use super::identity;
 use crate::pg::subscriptions::Subscription;
 use chronoid_formats::node_id::Node;
 use chronoid_formats::node_judging::{
-    self as policy, FormationNode, Holding, Judgement, Publisher, HINT,
+    self as policy, FormationNode, Holding, Judgement, Publisher,
 };
 use chronoid_formats::node_ledger::Ledger;
 use chronoid_formats::node_verdict::{State, Verdict};
@@ -154,37 +154,27 @@ pub fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -
             failed.get(&holding_key(h.group)).map(String::as_str),
         ));
     }
-    if let Some(message) = clash_known(own, ledger) {
-        found.push(Judgement::Refuse {
-            message,
-            hint: HINT.into(),
-        });
+    if let Some(clash) = clash_known(own, ledger) {
+        found.push(clash);
     }
-    let refused = found.iter().find(|j| matches!(j, Judgement::Refuse { .. }));
-    let waiting = found.iter().find(|j| matches!(j, Judgement::Wait(_)));
-    refused.or(waiting).cloned().unwrap_or(Judgement::Mint)
+    policy::strongest(&found)
 }
 
-/// Another server known (from the peers' answers, or because it asked
-/// this one) to mint with this server's id: a clash one or two servers
-/// away, which neither direct question sees; or a copy of this server
-/// (pg_basebackup, a standby promoted on its own) made active after it.
-fn clash_known(own_id: i32, ledger: &Ledger) -> Option<String> {
+/// Another server known to mint with this server's id (a clash one or two
+/// servers away, which neither direct question sees; or a copy of this
+/// server made active after it).
+fn clash_known(own_id: i32, ledger: &Ledger) -> Option<Judgement> {
     let own = super::instance::own(own_id);
     let now = crate::pg::clock::now_ms();
     let k = ledger.clash(&own, now)?;
     let heard = now.saturating_sub(k.seen_ms) / 1000;
-    Some(if k.system == own.system {
-        format!(
-            "a copy of this server (its system identifier {}, made active after this one) mints with this server's node id {}: \"{}\", which replicates with this server or with a server it replicates with (last heard of {heard} s ago)",
-            k.system, own.node_id, k.name
-        )
-    } else {
-        format!(
-            "this server's node id {} is also the node id of the server \"{}\" (system identifier {}), which replicates with this server or with a server it replicates with (last heard of {heard} s ago)",
-            own.node_id, k.name, k.system
-        )
-    })
+    Some(policy::known_clash(
+        own.node_id,
+        own.system,
+        k.system,
+        &k.name,
+        heard,
+    ))
 }
 
 /// What the coordinator last said of `group` to this very instance while

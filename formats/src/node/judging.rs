@@ -301,6 +301,37 @@ impl Holding {
     }
 }
 
+/// What several judgements of one scope come to: the first refusal, else
+/// the first wait, else mint.
+pub fn strongest(found: &[Judgement]) -> Judgement {
+    let refused = found.iter().find(|j| matches!(j, Judgement::Refuse { .. }));
+    let waiting = found.iter().find(|j| matches!(j, Judgement::Wait(_)));
+    refused.or(waiting).cloned().unwrap_or(Judgement::Mint)
+}
+
+/// A server known (from the peers' answers, or because it asked this one)
+/// to mint with this server's id `own_id`, heard of `heard_s` ago: a copy
+/// of this server (its system identifier `own_system`) made active after
+/// it, or another server.
+pub fn known_clash(
+    own_id: i32,
+    own_system: u64,
+    system: u64,
+    name: &str,
+    heard_s: u64,
+) -> Judgement {
+    let message = if system == own_system {
+        format!(
+            "a copy of this server (its system identifier {system}, made active after this one) mints with this server's node id {own_id}: \"{name}\", which replicates with this server or with a server it replicates with (last heard of {heard_s} s ago)"
+        )
+    } else {
+        format!(
+            "this server's node id {own_id} is also the node id of the server \"{name}\" (system identifier {system}), which replicates with this server or with a server it replicates with (last heard of {heard_s} s ago)"
+        )
+    };
+    Judgement::refuse(message, HINT)
+}
+
 /// Judges whether this Citus worker, which reads group `group`, is still
 /// the node its coordinator (`coordinator`: its address) counts as that
 /// group's: by what the coordinator last said while this node had its
@@ -342,6 +373,32 @@ pub fn judge_holding(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_outweighs_a_wait_which_outweighs_minting() {
+        let refuse = Judgement::refuse("no".into(), HINT);
+        let wait = Judgement::Wait("asking".into());
+        assert_eq!(strongest(&[]), Judgement::Mint);
+        assert_eq!(strongest(&[Judgement::Mint, wait.clone()]), wait);
+        assert_eq!(
+            strongest(&[wait.clone(), refuse.clone(), Judgement::Mint]),
+            refuse
+        );
+    }
+
+    #[test]
+    fn a_known_clash_names_a_copy_of_this_server_or_another_server() {
+        let Judgement::Refuse { message, hint } = known_clash(3, 42, 42, "copy", 7) else {
+            panic!("a clash refuses")
+        };
+        assert!(message.starts_with("a copy of this server (its system identifier 42, made active after this one) mints with this server's node id 3: \"copy\""), "{message}");
+        assert!(message.ends_with("(last heard of 7 s ago)"));
+        assert_eq!(hint, HINT);
+        let Judgement::Refuse { message, .. } = known_clash(3, 42, 43, "far", 0) else {
+            panic!("a clash refuses")
+        };
+        assert!(message.starts_with("this server's node id 3 is also the node id of the server \"far\" (system identifier 43)"), "{message}");
+    }
 
     fn answer(node_id: i32) -> Option<Answer> {
         Some(Answer {
