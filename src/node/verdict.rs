@@ -23,7 +23,6 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -334,13 +333,15 @@ fn split_reason(text: String) -> (String, String) {
     }
 }
 
-thread_local! {
-    /// Whether the server preloads Citus (read once: a server setting).
-    static CITUS: Cell<Option<bool>> = const { Cell::new(None) };
-    /// This backend's slot in the Citus table (index + 1; 0: the
-    /// server's) and the table's generation it was found in.
-    static HERE: Cell<(u64, usize)> = const { Cell::new((0, 0)) };
-}
+// This backend's own (a process each: plain statics, not thread-locals,
+// which a library loaded at run time reaches through a call per read).
+/// Whether the server preloads Citus (read once: a server setting): 0 not
+/// yet read, 1 no, 2 yes.
+static CITUS: AtomicU32 = AtomicU32::new(0);
+/// This backend's slot in the Citus table (index + 1; 0: the server's),
+/// and the table's generation it was found in.
+static HERE_INDEX: AtomicUsize = AtomicUsize::new(0);
+static HERE_GENERATION: AtomicU64 = AtomicU64::new(0);
 
 fn my_db() -> u32 {
     // SAFETY: this backend's database, set at connection.
@@ -350,18 +351,20 @@ fn my_db() -> u32 {
 /// This backend's slot, and its Citus entry where its database has one.
 fn here() -> (&'static Slot, Option<&'static CitusSlot>) {
     let s = shared();
-    let citus = CITUS.get().unwrap_or_else(|| {
-        let c = crate::pg::guards::preloads("citus");
-        CITUS.set(Some(c));
-        c
-    });
+    let citus = match CITUS.load(Ordering::Relaxed) {
+        0 => {
+            let c = crate::pg::guards::preloads("citus");
+            CITUS.store(if c { 2 } else { 1 }, Ordering::Relaxed);
+            c
+        }
+        c => c == 2,
+    };
     if !citus {
         return (&s.server, None);
     }
     let generation = s.generation.load(Ordering::Acquire);
-    let (seen, index) = HERE.get();
-    let index = if seen == generation {
-        index
+    let index = if HERE_GENERATION.load(Ordering::Relaxed) == generation {
+        HERE_INDEX.load(Ordering::Relaxed)
     } else {
         let db = my_db();
         let index = s
@@ -369,7 +372,8 @@ fn here() -> (&'static Slot, Option<&'static CitusSlot>) {
             .iter()
             .position(|c| c.db.load(Ordering::Acquire) == db)
             .map_or(0, |i| i + 1);
-        HERE.set((generation, index));
+        HERE_INDEX.store(index, Ordering::Relaxed);
+        HERE_GENERATION.store(generation, Ordering::Relaxed);
         index
     };
     match index {
