@@ -1,9 +1,9 @@
 //! What every backend is told of a change a verdict rests on, so that the
 //! peer worker judges it at once rather than at its next look: a
 //! subscription created, altered, enabled, disabled or dropped (a syscache
-//! invalidation of `pg_subscription`), an extension created or dropped in
-//! a database (`CREATE EXTENSION citus` makes it a Citus node: the worker
-//! looks at that database again before it judges), a Citus formation's table changed
+//! invalidation of `pg_subscription`), a schema created or dropped in a
+//! database (`CREATE EXTENSION citus` makes one, and the database a Citus
+//! node: the worker looks at it again before it judges), a Citus formation's table changed
 //! (a relcache invalidation naming `pg_dist_node` or
 //! `pg_dist_local_group`, whose oids the worker published beside the
 //! database's verdict), or every cache reset. A backend that learns of it
@@ -32,8 +32,8 @@ thread_local! {
     /// A change this backend's own transaction made, to be told again as
     /// it commits.
     static AT_COMMIT: Cell<bool> = const { Cell::new(false) };
-    /// Its own transaction changed this database's extensions.
-    static EXTENSIONS_AT_COMMIT: Cell<bool> = const { Cell::new(false) };
+    /// Its own transaction changed this database's schemas.
+    static SCHEMAS_AT_COMMIT: Cell<bool> = const { Cell::new(false) };
 }
 
 fn my_db() -> u32 {
@@ -52,8 +52,11 @@ pub fn register() {
             pg_sys::Datum::from(0),
         );
         pg_sys::CacheRegisterSyscacheCallback(
-            pg_sys::SysCacheIdentifier::EXTENSIONOID as i32,
-            Some(on_extension),
+            // Schemas, not extensions (no syscache before 18): Citus's
+            // extension script creates its schema `citus`, and dropping
+            // the extension drops it.
+            pg_sys::SysCacheIdentifier::NAMESPACEOID as i32,
+            Some(on_schema),
             pg_sys::Datum::from(0),
         );
         pg_sys::CacheRegisterRelcacheCallback(Some(on_relcache), pg_sys::Datum::from(0));
@@ -75,15 +78,16 @@ unsafe extern "C-unwind" fn on_subscription(_arg: pg_sys::Datum, _cache: i32, _h
     changed();
 }
 
-/// An extension created, altered or dropped in this database: whether it
-/// is a Citus node may have changed.
+/// A schema created, altered or dropped in this database (`CREATE
+/// EXTENSION citus` makes one): whether it is a Citus node may have
+/// changed.
 #[pgrx::pg_guard]
-unsafe extern "C-unwind" fn on_extension(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
+unsafe extern "C-unwind" fn on_schema(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
     // SAFETY: as in `changed`.
     if unsafe { pg_sys::IsTransactionState() } {
-        EXTENSIONS_AT_COMMIT.set(true);
+        SCHEMAS_AT_COMMIT.set(true);
     }
-    verdict::extensions_changed(my_db());
+    verdict::schemas_changed(my_db());
 }
 
 #[pgrx::pg_guard]
@@ -97,8 +101,8 @@ unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid)
 unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
     match event {
         pg_sys::XactEvent::XACT_EVENT_COMMIT => {
-            if EXTENSIONS_AT_COMMIT.replace(false) {
-                verdict::extensions_changed(my_db());
+            if SCHEMAS_AT_COMMIT.replace(false) {
+                verdict::schemas_changed(my_db());
             }
             if AT_COMMIT.replace(false) {
                 verdict::configuration_changed();
@@ -106,7 +110,7 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
         }
         pg_sys::XactEvent::XACT_EVENT_ABORT => {
             AT_COMMIT.set(false);
-            EXTENSIONS_AT_COMMIT.set(false);
+            SCHEMAS_AT_COMMIT.set(false);
         }
         _ => {}
     }

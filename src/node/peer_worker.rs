@@ -209,7 +209,7 @@ impl Worker {
                 for (db, name) in dbs {
                     self.databases.entry(db).or_default().name = name;
                 }
-                let changed = verdict::take_extensions_changed();
+                let changed = verdict::take_schemas_changed();
                 for (db, d) in self.databases.iter_mut() {
                     if changed.as_ref().is_none_or(|dbs| dbs.contains(db)) {
                         d.stale = true;
@@ -358,7 +358,7 @@ impl Worker {
                     }
                 }
                 (Target::Formation { db }, Outcome::Formation(r)) => {
-                    // A question started before its extensions changed does
+                    // A question started before its schemas changed does
                     // not clear `stale`: the one started after does.
                     let stale_question = self
                         .questions

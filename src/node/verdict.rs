@@ -83,10 +83,10 @@ pub struct Shared {
     citus: [CitusSlot; MAX_CITUS_DATABASES],
     /// What the worker could not do in its last look (a catalog locked).
     note: SharedText<512>,
-    /// Databases whose extensions changed (a `CREATE EXTENSION citus`),
+    /// Databases whose schemas changed (`CREATE EXTENSION citus` makes one),
     /// for the worker to look at again at once; `rescan_all` where they
     /// did not fit.
-    extensions_changed: [AtomicU32; 8],
+    schemas_changed: [AtomicU32; 8],
     rescan_all: AtomicU32,
 }
 
@@ -119,7 +119,7 @@ pub fn request_shmem() {
                 }
             }; MAX_CITUS_DATABASES],
             note: SharedText::new(),
-            extensions_changed: [const { AtomicU32::new(0) }; 8],
+            schemas_changed: [const { AtomicU32::new(0) }; 8],
             rescan_all: AtomicU32::new(0),
         })
     );
@@ -142,15 +142,15 @@ pub fn epoch() -> u64 {
     shared().epoch.load(Ordering::Acquire)
 }
 
-/// A backend: the extensions of database `db` changed (the worker looks
+/// A backend: the schemas of database `db` changed (the worker looks
 /// at whether it is a Citus node again, before it judges the epoch this
 /// moves on to).
-pub fn extensions_changed(db: u32) {
+pub fn schemas_changed(db: u32) {
     if !is_preloaded() || db == 0 {
         return;
     }
     let s = shared();
-    let noted = s.extensions_changed.iter().any(|e| {
+    let noted = s.schemas_changed.iter().any(|e| {
         e.load(Ordering::Acquire) == db
             || e.compare_exchange(0, db, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
@@ -161,13 +161,13 @@ pub fn extensions_changed(db: u32) {
     configuration_changed();
 }
 
-/// The worker: the databases whose extensions changed since it last
+/// The worker: the databases whose schemas changed since it last
 /// asked (`None`: every database).
-pub fn take_extensions_changed() -> Option<Vec<u32>> {
+pub fn take_schemas_changed() -> Option<Vec<u32>> {
     let s = shared();
     let all = s.rescan_all.swap(0, Ordering::AcqRel) != 0;
     let dbs: Vec<u32> = s
-        .extensions_changed
+        .schemas_changed
         .iter()
         .map(|e| e.swap(0, Ordering::AcqRel))
         .filter(|db| *db != 0)
