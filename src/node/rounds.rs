@@ -65,7 +65,7 @@ pub(super) struct Database {
     pub(super) citus: Option<Option<CitusFacts>>,
     /// Why its formation could not be read at its last look.
     pub(super) unreadable: Option<String>,
-    /// Its extensions changed since its formation was last read: the
+    /// Its schemas changed (an extension created) since its formation was last read: the
     /// server's verdict waits for it (a database becoming a Citus node
     /// must not read the server's meanwhile).
     pub(super) stale: bool,
