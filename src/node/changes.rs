@@ -32,7 +32,9 @@ thread_local! {
     /// A change this backend's own transaction made, to be told again as
     /// it commits.
     static AT_COMMIT: Cell<bool> = const { Cell::new(false) };
-    /// Its own transaction changed this database's schemas.
+    /// A schema's invalidation seen in this transaction.
+    static SCHEMAS_SEEN: Cell<bool> = const { Cell::new(false) };
+    /// A superuser's transaction that wrote and saw one: told as it commits.
     static SCHEMAS_AT_COMMIT: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -78,16 +80,17 @@ unsafe extern "C-unwind" fn on_subscription(_arg: pg_sys::Datum, _cache: i32, _h
     changed();
 }
 
-/// A schema created, altered or dropped in this database (`CREATE
-/// EXTENSION citus` makes one): whether it is a Citus node may have
-/// changed.
+/// A schema created, altered or dropped (`CREATE EXTENSION citus` makes
+/// one): whether this database is a Citus node may have changed. Only a
+/// superuser can create Citus, so only a superuser's transaction that
+/// wrote tells the worker, as it commits (`on_xact`): no other role can
+/// make callers wait by creating and dropping schemas or extensions.
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_schema(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
     // SAFETY: as in `changed`.
     if unsafe { pg_sys::IsTransactionState() } {
-        SCHEMAS_AT_COMMIT.set(true);
+        SCHEMAS_SEEN.set(true);
     }
-    verdict::schemas_changed(my_db());
 }
 
 #[pgrx::pg_guard]
@@ -100,6 +103,15 @@ unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid)
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
     match event {
+        // Still in the transaction: the catalog may be read.
+        pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT => {
+            // SAFETY: whether this transaction wrote, and whether its user
+            // is a superuser (a cached syscache lookup), before it commits.
+            let mine = SCHEMAS_SEEN.replace(false)
+                && unsafe { pg_sys::GetTopTransactionIdIfAny() } != pg_sys::InvalidTransactionId
+                && unsafe { pg_sys::superuser() };
+            SCHEMAS_AT_COMMIT.set(mine);
+        }
         pg_sys::XactEvent::XACT_EVENT_COMMIT => {
             if SCHEMAS_AT_COMMIT.replace(false) {
                 verdict::schemas_changed(my_db());
@@ -110,6 +122,7 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
         }
         pg_sys::XactEvent::XACT_EVENT_ABORT => {
             AT_COMMIT.set(false);
+            SCHEMAS_SEEN.set(false);
             SCHEMAS_AT_COMMIT.set(false);
         }
         _ => {}

@@ -212,8 +212,7 @@ impl Worker {
                 let changed = verdict::take_schemas_changed();
                 for (db, d) in self.databases.iter_mut() {
                     if changed.as_ref().is_none_or(|dbs| dbs.contains(db)) {
-                        d.stale = true;
-                        d.looked = None;
+                        d.stale_since = Some(Instant::now());
                     }
                 }
             }
@@ -229,8 +228,7 @@ impl Worker {
     fn mark_citus_stale(&mut self) {
         for d in self.databases.values_mut() {
             if matches!(d.citus, Some(Some(_))) || d.unreadable.is_some() {
-                d.stale = true;
-                d.looked = None;
+                d.stale_since = Some(Instant::now());
             }
         }
     }
@@ -264,7 +262,7 @@ impl Worker {
             .questions
             .iter()
             .filter_map(|(t, _)| match t {
-                Target::Formation { db } => Some(*db),
+                Target::Formation { db, .. } => Some(*db),
                 _ => None,
             })
             .collect();
@@ -276,7 +274,10 @@ impl Worker {
                     Some(None) => LOOK_AGAIN_NOT_CITUS,
                     _ => LOOK_EVERY,
                 };
-                (!busy.contains(db) || d.stale) && d.looked.is_none_or(|t| t.elapsed() >= every)
+                // One question per database at a time: a change told
+                // meanwhile is read by the next, started once it ends.
+                !busy.contains(db)
+                    && (d.stale_since.is_some() || d.looked.is_none_or(|t| t.elapsed() >= every))
             })
             .map(|(db, d)| (*db, d.name.clone()))
             .collect();
@@ -285,7 +286,8 @@ impl Worker {
                 d.looked = Some(Instant::now());
             }
             let q = Question::formation(&self.local(&name));
-            self.questions.push((Target::Formation { db }, q));
+            let started = Instant::now();
+            self.questions.push((Target::Formation { db, started }, q));
         }
     }
 
@@ -357,16 +359,12 @@ impl Worker {
                         }
                     }
                 }
-                (Target::Formation { db }, Outcome::Formation(r)) => {
-                    // A question started before its schemas changed does
-                    // not clear `stale`: the one started after does.
-                    let stale_question = self
-                        .questions
-                        .iter()
-                        .any(|(t, _)| matches!(t, Target::Formation { db: d } if *d == db));
+                (Target::Formation { db, started }, Outcome::Formation(r)) => {
                     if let Some(d) = self.databases.get_mut(&db) {
-                        if !stale_question {
-                            d.stale = false;
+                        // A question started before the change it is to
+                        // read leaves the database stale: the next reads it.
+                        if d.stale_since.is_some_and(|t| started >= t) {
+                            d.stale_since = None;
                         }
                         match r {
                             Ok(Formation::NotCitus) => {

@@ -47,9 +47,8 @@ pub(super) enum Target {
         group: i32,
         coordinator: String,
     },
-    Formation {
-        db: u32,
-    },
+    /// One database's formation, read by a question started then.
+    Formation { db: u32, started: Instant },
 }
 
 /// A Citus database's group id (`None`: no row), its formation's nodes,
@@ -65,10 +64,12 @@ pub(super) struct Database {
     pub(super) citus: Option<Option<CitusFacts>>,
     /// Why its formation could not be read at its last look.
     pub(super) unreadable: Option<String>,
-    /// Its schemas changed (an extension created) since its formation was last read: the
-    /// server's verdict waits for it (a database becoming a Citus node
-    /// must not read the server's meanwhile).
-    pub(super) stale: bool,
+    /// Since when a change (a superuser's schema change, `CREATE
+    /// EXTENSION citus`; a Citus table's) waits to be read: the server's
+    /// verdict on the new epoch, and the database's own, wait for it (a
+    /// database becoming a Citus node must not read the server's
+    /// meanwhile).
+    pub(super) stale_since: Option<Instant>,
 }
 
 pub(super) struct ScopeState {
@@ -112,7 +113,11 @@ impl Worker {
                     group.filter(|_| citus::unusable_group(*group, nodes).is_none()),
                     *tables,
                 )),
-                (None, Some(_)) => Some((*db, None, [0, 0])),
+                // Never read: it may be a Citus node, whose node id would be
+                // its group's; where chronoid.node_id is set, that is the
+                // node id whatever it is, and the database reads the
+                // server's verdict (the view notes it).
+                (None, Some(_)) if self.settings.0 == UNSET => Some((*db, None, [0, 0])),
                 _ => None,
             })
             .collect()
@@ -221,7 +226,7 @@ impl Worker {
         let all_looked = self
             .databases
             .values()
-            .all(|d| (d.citus.is_some() || d.unreadable.is_some()) && !d.stale);
+            .all(|d| (d.citus.is_some() || d.unreadable.is_some()) && d.stale_since.is_none());
         if !self.citus_preloaded || (!self.superuser.is_empty() && all_looked) {
             scopes.push(Scope::Server);
         }
@@ -234,11 +239,35 @@ impl Worker {
         let now = crate::pg::clock::now_ms();
         let (scopes, overflow) = self.scopes();
         self.scopes.retain(|s, _| scopes.contains(s));
-        verdict::set_note(&self.note);
+        // What the worker could not read, for the view: the catalogs, and
+        // each database's formation (its last one stands, or, never read,
+        // the database refuses where chronoid.node_id is unset).
+        let mut notes: Vec<String> = (!self.note.is_empty())
+            .then(|| self.note.clone())
+            .into_iter()
+            .collect();
+        let mut unread: Vec<String> = self
+            .databases
+            .values()
+            .filter_map(|d| {
+                let why = d.unreadable.as_ref()?;
+                Some(format!(
+                    "the Citus formation of database \"{}\" could not be read ({why})",
+                    d.name
+                ))
+            })
+            .collect();
+        unread.sort();
+        notes.extend(unread.into_iter().take(3));
+        verdict::set_note(&notes.join("; "));
         for scope in scopes {
             // A formation being read again: its callers wait for it.
             if let Scope::Citus(db) = scope {
-                if self.databases.get(&db).is_some_and(|d| d.stale) {
+                if self
+                    .databases
+                    .get(&db)
+                    .is_some_and(|d| d.stale_since.is_some())
+                {
                     continue;
                 }
             }

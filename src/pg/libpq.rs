@@ -410,7 +410,7 @@ pub fn quote(value: &str) -> String {
 /// `over` is false. libpq keeps the last of a keyword given twice; a URI
 /// takes it as a query parameter, percent-encoded.
 fn with_parameter(conninfo: &str, keyword: &str, value: &str, over: bool) -> String {
-    if !over && conninfo.contains(keyword) {
+    if !over && names(conninfo, keyword) {
         conninfo.to_owned()
     } else if conninfo.starts_with("postgres://") || conninfo.starts_with("postgresql://") {
         let sep = if conninfo.contains('?') { '&' } else { '?' };
@@ -428,6 +428,19 @@ fn with_parameter(conninfo: &str, keyword: &str, value: &str, over: bool) -> Str
     } else {
         format!("{conninfo} {keyword}={}", quote(value))
     }
+}
+
+/// Whether `conninfo` gives `keyword` (a `keyword =` of its own, or a
+/// URI's `?keyword=` / `&keyword=`), not merely contains the word (a
+/// database named after it).
+fn names(conninfo: &str, keyword: &str) -> bool {
+    let bytes = conninfo.as_bytes();
+    conninfo.match_indices(keyword).any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let starts = matches!(before, None | Some(b' ' | b'\t' | b'\n' | b'?' | b'&'));
+        let rest = conninfo[at + keyword.len()..].trim_start();
+        starts && rest.starts_with('=')
+    })
 }
 
 /// libpq's messages run over lines ("Is the server running ..."): one

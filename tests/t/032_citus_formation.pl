@@ -489,5 +489,76 @@ ok($w5->poll_query_until('postgres', "SELECT nanoflake_generator(gen_nanoflake()
 	'listed at its own address again: worker5 mints');
 $w1c->stop;
 
+# A role that is not a superuser, creating and dropping schemas as fast as
+# it can in a database of its own (as CREATE EXTENSION does): only a
+# superuser can create Citus, so only a superuser's schema change makes
+# the peer worker look at a database again before callers mint. Callers in
+# the coordinator's database go on at once.
+{
+	# A role of this node's only (Citus would make it on every node).
+	coord('SET citus.enable_ddl_propagation = off; CREATE ROLE churner LOGIN CREATEDB');
+	$c->safe_psql('postgres', 'CREATE DATABASE churn', extra_params => [ '-U', 'churner' ]);
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-XAtq', '-d', $c->connstr('churn') . ' user=churner', '-c',
+		  q{DO $$ BEGIN FOR i IN 1 .. 4000 LOOP EXECUTE 'CREATE SCHEMA s'; EXECUTE 'DROP SCHEMA s'; COMMIT; END LOOP; END $$} ],
+		\$in, \$out, \$err);
+	my ($slowest, $minted) = (0, 0);
+	for (1 .. 20)
+	{
+		my $t0 = Time::HiRes::time();
+		$minted++ if query($c, 'SELECT gen_nanoflake() IS NOT NULL') eq 't';
+		my $took = Time::HiRes::time() - $t0;
+		$slowest = $took if $took > $slowest;
+	}
+	my $churning = $h->pumpable;
+	$h->finish;
+	ok($churning, 'the churn ran throughout');
+	is($minted, 20, 'a non-superuser churning schemas: 20 new connections on the coordinator mint');
+	# Not a timing of chronoid: a caller that waited for the worker to read
+	# each change would take up to 12 s.
+	ok($slowest < 2, sprintf('each at once (slowest %.3f s)', $slowest));
+}
+
 $_->stop for grep { $_->name ne $w1->name && $_->name ne $w4->name } formation_nodes($f);
+
+# A server that preloads Citus whose pg_hba.conf turns away the peer
+# worker's local connection (as the bootstrap superuser, over the server's
+# socket): a database it cannot read may be a Citus node. With
+# chronoid.node_id set, that is its node id whatever it is: it mints, and
+# chronoid_node_verdicts says what could not be read; unset, it refuses,
+# saying why, rather than mint with no node id.
+{
+	my $x = chronoid_node('hba_reject');
+	$x->append_conf('postgresql.conf', "shared_preload_libraries = 'citus,chronoid'\nlisten_addresses = '127.0.0.1'\nchronoid.node_id = 7\n");
+	my $hba = $x->data_dir . '/pg_hba.conf';
+	my $rules = PostgreSQL::Test::Utils::slurp_file($hba);
+	PostgreSQL::Test::Utils::append_to_file("$hba.new", "local all all reject\nhost all all 127.0.0.1/32 trust\n$rules");
+	rename("$hba.new", $hba) or die "rename: $!";
+	$x->start;
+	my $tcp = 'host=127.0.0.1 port=' . $x->port . ' dbname=postgres';
+	$x->safe_psql('postgres', 'CREATE EXTENSION chronoid', connstr => $tcp);
+	my $got = '';
+	for (1 .. 60)
+	{
+		$got = $x->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())', connstr => $tcp);
+		last if $got eq '7';
+		usleep(250_000);
+	}
+	is($got, '7', 'its local connection turned away, chronoid.node_id 7: it mints with 7');
+	like($x->safe_psql('postgres', q{SELECT state || ': ' || reason FROM chronoid_node_verdicts WHERE database = 'postgres'}, connstr => $tcp),
+		qr/^mints: the Citus formation of database "[^"]+" could not be read \(.*reject/,
+		'and chronoid_node_verdicts says what it could not read');
+	$x->safe_psql('postgres', 'ALTER SYSTEM SET chronoid.node_id = -1; SELECT pg_reload_conf()', connstr => $tcp);
+	my ($ret, $out, $err);
+	for (1 .. 60)
+	{
+		($ret, $out, $err) = $x->psql('postgres', 'SELECT gen_nanoflake()', connstr => $tcp, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+		last if $err =~ /cannot read this database/;
+		usleep(250_000);
+	}
+	like($err, qr/55000: gen_nanoflake\(\) refuses: chronoid cannot read this database's Citus formation: .*reject/,
+		'chronoid.node_id unset: it refuses, saying the formation cannot be read');
+	$x->stop;
+}
 done_testing();
