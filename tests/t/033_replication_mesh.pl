@@ -281,10 +281,11 @@ set_node_id($n{east}, 1);
 		  'SET max_parallel_workers = 1024; SET max_parallel_workers_per_gather = 64; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SELECT count(slow(g)) FROM big' ],
 		\$in, \$out, \$err);
 	# Every slot: the parallel workers, and the registered workers (the
-	# reserver connects to nothing, so pg_stat_activity does not list it).
+	# reserver connects to nothing, so pg_stat_activity does not list it;
+	# an apply worker is a "logical replication worker" before 17).
 	my $slots = $n{east}->safe_psql('postgres', 'SHOW max_worker_processes');
 	ok($n{east}->poll_query_until('postgres',
-		qq{SELECT count(*) = $slots - 1 FROM pg_stat_activity WHERE backend_type IN ('parallel worker', 'chronoid peer worker', 'logical replication launcher', 'logical replication apply worker')}),
+		qq{SELECT count(*) = $slots - 1 FROM pg_stat_activity WHERE backend_type IN ('parallel worker', 'chronoid peer worker', 'logical replication launcher', 'logical replication apply worker', 'logical replication worker')}),
 		"lowly's parallel query holds every free worker slot ($slots in all)");
 	is($n{east}->safe_psql('postgres', q{SELECT string_agg(backend_type, ',') FROM pg_stat_activity WHERE backend_type LIKE 'chronoid%'}),
 		'chronoid peer worker', 'chronoid runs its peer worker, no judge or helper of it');
