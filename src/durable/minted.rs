@@ -17,6 +17,13 @@ use crate::pg::backend_local::BackendLocal;
 /// atomic read-modify-write on a line every backend writes.
 static UNFLUSHED_MINTED: BackendLocal<[u64; 3]> = BackendLocal::new();
 
+/// Whether this process counts its IDs already (its first ID registers the
+/// callback that flushes them, which the unguarded path may not).
+#[inline(always)]
+pub fn ready() -> bool {
+    UNFLUSHED_MINTED.try_with(|_| ()).is_some()
+}
+
 #[inline]
 pub fn count_minted(g: Generator) {
     UNFLUSHED_MINTED.with(

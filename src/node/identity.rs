@@ -85,6 +85,21 @@ pub fn node_in_effect(function: &str) -> Node {
     }
 }
 
+/// The node id in effect for the unguarded path of a generator, where it
+/// resolves without an error (`None`: the guarded path resolves it, and
+/// raises).
+#[inline(always)]
+pub fn node_unguarded() -> Option<Option<u16>> {
+    let setting = NODE_ID.get();
+    let group = if setting == UNSET {
+        super::verdict::citus_group_here()
+    } else {
+        None
+    };
+    let base = NODE_ID_BASE.get().clamp(0, i32::from(MAX_NODE_ID)) as u16;
+    resolve(setting, group, base).ok().map(|n| n.id)
+}
+
 /// Where a node id comes from, in words, for `chronoid_generators`.
 pub fn describe(source: Source) -> String {
     match source {

@@ -403,6 +403,14 @@ pub fn require_mint(function: &str, node: Option<u16>) {
     }
 }
 
+/// Whether the verdict lets this server mint with `node` now, for the
+/// unguarded path of a generator (reads two words; raises nothing).
+#[inline(always)]
+pub fn mints_unguarded(node: Option<u16>) -> bool {
+    let (sl, _) = here();
+    Verdict::reading(sl.word.load(Ordering::Acquire), epoch(), node) == Reading::Mint
+}
+
 fn refuse(function: &str, sl: &Slot) -> ! {
     let (message, hint) = split_reason(sl.reason.get());
     error_with_hint(

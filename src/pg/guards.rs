@@ -72,13 +72,23 @@ pub fn refuse_in_read_only_transaction(function: &str) {
     }
 }
 
+/// Whether a counter generator may write here, for its unguarded path:
+/// preloaded, not in a read-only transaction, and recovery seen to have
+/// ended in this process (else the guarded path asks, and raises).
+#[inline(always)]
+pub fn may_write_unguarded() -> bool {
+    // SAFETY: process-local flags PostgreSQL sets.
+    is_preloaded() && !unsafe { pg_sys::XactReadOnly } && RECOVERY_ENDED.try_with(|_| ()).is_some()
+}
+
+/// Recovery never starts again in a process that saw it end: once it has,
+/// the value exists and the check is one load.
+static RECOVERY_ENDED: BackendLocal<()> = BackendLocal::new();
+
 /// A standby shares its primary's node id and replays, rather than makes,
 /// high-water marks: an ID minted there could equal one the primary mints.
 /// Refused as `nextval()` is during recovery.
 pub fn refuse_during_recovery(function: &str) {
-    // Recovery never starts again in a process that saw it end: once it has,
-    // the value exists and the check is one load.
-    static RECOVERY_ENDED: BackendLocal<()> = BackendLocal::new();
     if RECOVERY_ENDED.try_with(|_| ()).is_some() {
         return;
     }

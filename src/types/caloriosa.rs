@@ -39,6 +39,9 @@ impl CounterIdSqlType for Caloriosa {
     fn unix_ms(self, _epoch: i64) -> i64 {
         Caloriosa::unix_ms(self)
     }
+    fn to_bits(self) -> i64 {
+        Caloriosa::to_i64(self)
+    }
     fn from_bits(bits: i64) -> Option<Self> {
         Caloriosa::from_u64(bits as u64)
     }

@@ -47,6 +47,14 @@ pub trait CounterIdSqlType: CounterId + 'static {
     fn carried_node(node: Option<u16>) -> Option<u16> {
         node
     }
+    /// `node_or_random`'s value where it needs no random bits and can
+    /// raise nothing (`None`: the guarded path makes it): the unguarded
+    /// common case of the generator (`generate_unguarded`).
+    fn node_bits_unguarded(_node: Option<u16>) -> Option<u16> {
+        None
+    }
+    /// The 64 bits of an ID, as the int8 datum carries them.
+    fn to_bits(self) -> i64;
     fn unix_ms(self, epoch_unix_ms: i64) -> i64;
 
     /// The value with these 64 bits, if it is one.
@@ -117,6 +125,75 @@ pub fn from_bigint<T: CounterIdSqlType>(value: i64) -> T {
             T::bigint_rejects(value),
         )
     })
+}
+
+/// A clock for the unguarded path: PostgreSQL's reading of the wall clock,
+/// and a wait for the next millisecond that only spins; any longer wait (a
+/// clock behind) gives up at once, by making the monotonic clock read past
+/// every bound, so that the guarded path waits instead (checking for
+/// cancels, which may raise).
+struct UnguardedClock {
+    gave_up: bool,
+}
+
+impl chronoid_formats::clock::Clock for UnguardedClock {
+    #[inline(always)]
+    fn now_ms(&mut self) -> u64 {
+        chronoid_formats::clock::Clock::now_ms(&mut BackendClock)
+    }
+    fn monotonic_ms(&mut self) -> u64 {
+        if self.gave_up {
+            u64::MAX / 4
+        } else {
+            chronoid_formats::clock::Clock::monotonic_ms(&mut BackendClock)
+        }
+    }
+    fn wait(&mut self, now_ms: u64, until_ms: u64) {
+        if until_ms.saturating_sub(now_ms) <= 1 {
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        } else {
+            self.gave_up = true;
+        }
+    }
+}
+
+/// The common case of a counter generator, run without pgrx's guard (see
+/// `counter_id_functions!` and `fmgr::unguarded_generator!`): the server
+/// preloads chronoid and is a primary in a read-write transaction, the
+/// peer worker's verdict lets it mint with the node id in effect, and the
+/// ticker's next pair lies under the durable mark with the clock not behind.
+/// Nothing here raises an ERROR, panics or holds a value with a destructor:
+/// it reads shared memory and the clock, and takes one pair with a
+/// compare-and-swap. `None`: not that case; `generate`, under the guard,
+/// does everything again (no pair was taken, or one is left as a gap).
+#[inline(always)]
+pub fn generate_unguarded<T: CounterIdSqlType>() -> Option<i64> {
+    if !crate::pg::guards::may_write_unguarded() {
+        return None;
+    }
+    let node = crate::node::identity::node_unguarded()?;
+    if !crate::node::verdict::mints_unguarded(node) {
+        return None;
+    }
+    let bits = T::node_bits_unguarded(node)?;
+    if !minted::ready() {
+        return None;
+    }
+    let covered = Covered {
+        ticker: T::ticker(),
+        mark: T::GENERATOR.mark(),
+        // A pair the mark does not cover waits for a reservation: the
+        // guarded path's.
+        reserve: |_| false,
+        nudge: |_| reservation::nudge(),
+    };
+    let mut clock = Observed::new(UnguardedClock { gave_up: false });
+    let id = T::generate(&covered, &mut clock, T::epoch_unix_ms(), bits).ok()?;
+    T::GENERATOR.stats().record(&clock, Ok(()));
+    minted::count_minted(T::GENERATOR);
+    Some(id.to_bits())
 }
 
 pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
@@ -273,13 +350,35 @@ macro_rules! counter_id_functions {
             $crate::pg::datum::SqlDatum($crate::types::counter_id::from_bigint(i64::from(value)))
         }
 
-        #[::pgrx::pg_extern(sql = false)]
-        fn $generate() -> $crate::pg::datum::SqlDatum<$ty> {
-            $crate::pg::datum::SqlDatum($crate::types::counter_id::generate(concat!(
-                stringify!($generate),
-                "()"
-            )))
-        }
+        // The generator under the symbol its SQL declares: its common case
+        // without pgrx's guard (`generate_unguarded`), which a DEFAULT runs
+        // once per row and which costs less than the guard; everything
+        // else under it.
+        const _: () = {
+            use ::pgrx::pg_sys::{Datum, FunctionCallInfo};
+            use $crate::types::counter_id::CounterIdSqlType;
+
+            $crate::pg::fmgr::finfo!(stringify!($generate), "_wrapper");
+
+            #[unsafe(export_name = concat!(stringify!($generate), "_wrapper"))]
+            unsafe extern "C-unwind" fn generate(_fcinfo: FunctionCallInfo) -> Datum {
+                let bits = match $crate::types::counter_id::generate_unguarded::<$ty>() {
+                    Some(bits) => bits,
+                    // SAFETY: the guard turns a Rust panic or a PostgreSQL
+                    // ERROR inside into an ERROR raised after it.
+                    None => unsafe {
+                        ::pgrx::pg_sys::panic::pgrx_extern_c_guard(|| {
+                            $crate::types::counter_id::generate::<$ty>(concat!(
+                                stringify!($generate),
+                                "()"
+                            ))
+                            .to_bits()
+                        })
+                    },
+                };
+                Datum::from(bits)
+            }
+        };
 
         #[::pgrx::pg_extern(sql = false)]
         fn $timestamp(

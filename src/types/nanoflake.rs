@@ -111,6 +111,12 @@ impl CounterIdSqlType for Nanoflake {
     fn carried_node(node: Option<u16>) -> Option<u16> {
         Some(chronoid_formats::node_id::nanoflake_generator(node))
     }
+    fn node_bits_unguarded(node: Option<u16>) -> Option<u16> {
+        Some(chronoid_formats::node_id::nanoflake_generator(node))
+    }
+    fn to_bits(self) -> i64 {
+        Nanoflake::to_i64(self)
+    }
     fn unix_ms(self, epoch_unix_ms: i64) -> i64 {
         Nanoflake::unix_ms(self, epoch_unix_ms)
     }

@@ -44,6 +44,9 @@ impl CounterIdSqlType for Uid60 {
     fn unix_ms(self, _epoch: i64) -> i64 {
         Uid60::unix_ms(self)
     }
+    fn to_bits(self) -> i64 {
+        Uid60::to_i64(self)
+    }
     fn from_bits(bits: i64) -> Option<Self> {
         u64::try_from(bits).ok().and_then(Uid60::from_u64)
     }
