@@ -1,20 +1,19 @@
-//! What every backend is told of a change a verdict rests on, so that the
-//! peer worker judges it at once rather than at its next look: a
-//! subscription created, altered, enabled, disabled or dropped (a syscache
-//! invalidation of `pg_subscription`), a schema created or dropped in a
-//! database (`CREATE EXTENSION citus` makes one, and the database a Citus
-//! node: the worker looks at it again before it judges), a Citus formation's table changed
-//! (a relcache invalidation naming `pg_dist_node` or
+//! What a backend that changes what a verdict rests on tells the peer
+//! worker, so that it judges the change at once rather than at its next
+//! look: a subscription created, altered, enabled, disabled or dropped (a
+//! syscache invalidation of `pg_subscription`), a Citus formation's table
+//! changed (a relcache invalidation naming `pg_dist_node` or
 //! `pg_dist_local_group`, whose oids the worker published beside the
-//! database's verdict), or every cache reset. A backend that learns of it
-//! moves the configuration epoch on (`verdict::configuration_changed`):
-//! callers then wait for the worker's verdict on the new configuration.
-//!
-//! The session that makes the change is told of it before it commits (its
-//! own invalidations come at once), when the worker would still read the
-//! old catalog: it moves the epoch on again as it commits. Every other
-//! backend is told after the commit. No catalog is read here: the
-//! callbacks only move a counter in shared memory.
+//! database's verdict, or every relation), or, by a superuser, a schema
+//! created or dropped in a database (`CREATE EXTENSION citus` makes one,
+//! and the database a Citus node: the worker reads it again before it
+//! judges). The transaction that wrote the change and saw its own
+//! invalidation moves the configuration epoch on as it commits, once its
+//! commit is visible (`verdict::configuration_changed`); callers then wait
+//! for the worker's verdict on the new configuration. Backends that only
+//! receive the invalidation (every other one) tell nothing: a Citus
+//! formation's metadata sync, or the worker's own reading of it, sets no
+//! storm of epochs going. No catalog is read in a callback.
 //!
 //! Registered once by the postmaster while preloading (`_PG_init`), so
 //! that every backend has them from its start.
@@ -29,8 +28,10 @@ use pgrx::pg_sys;
 use super::verdict;
 
 thread_local! {
-    /// A change this backend's own transaction made, to be told again as
-    /// it commits.
+    /// A subscription's or a Citus table's invalidation seen in this
+    /// transaction.
+    static CHANGE_SEEN: Cell<bool> = const { Cell::new(false) };
+    /// This transaction wrote and saw one: told as it commits.
     static AT_COMMIT: Cell<bool> = const { Cell::new(false) };
     /// A schema's invalidation seen in this transaction.
     static SCHEMAS_SEEN: Cell<bool> = const { Cell::new(false) };
@@ -66,13 +67,19 @@ pub fn register() {
     }
 }
 
+/// Seen in this transaction: told as it commits, if it wrote (the session
+/// that made the change). A backend that only receives the invalidation
+/// (every other one, after the commit) has nothing to tell: the writer
+/// told it already, once, as its commit became visible.
 fn changed() {
-    // SAFETY: whether this backend is in a transaction of its own (its
-    // own change, told before it commits).
+    // SAFETY: whether this backend is in a transaction.
     if unsafe { pg_sys::IsTransactionState() } {
-        AT_COMMIT.set(true);
+        CHANGE_SEEN.set(true);
     }
-    verdict::configuration_changed();
+    // Whoever hears of it first (the worker itself, any backend) has the
+    // worker look at once: a change whose writer did not see its own
+    // invalidation before it committed is judged within moments.
+    verdict::request_look();
 }
 
 #[pgrx::pg_guard]
@@ -107,9 +114,10 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
         pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT => {
             // SAFETY: whether this transaction wrote, and whether its user
             // is a superuser (a cached syscache lookup), before it commits.
-            let mine = SCHEMAS_SEEN.replace(false)
-                && unsafe { pg_sys::GetTopTransactionIdIfAny() } != pg_sys::InvalidTransactionId
-                && unsafe { pg_sys::superuser() };
+            let wrote =
+                unsafe { pg_sys::GetTopTransactionIdIfAny() } != pg_sys::InvalidTransactionId;
+            AT_COMMIT.set(CHANGE_SEEN.replace(false) && wrote);
+            let mine = SCHEMAS_SEEN.replace(false) && wrote && unsafe { pg_sys::superuser() };
             SCHEMAS_AT_COMMIT.set(mine);
         }
         pg_sys::XactEvent::XACT_EVENT_COMMIT => {
@@ -121,6 +129,7 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
             }
         }
         pg_sys::XactEvent::XACT_EVENT_ABORT => {
+            CHANGE_SEEN.set(false);
             AT_COMMIT.set(false);
             SCHEMAS_SEEN.set(false);
             SCHEMAS_AT_COMMIT.set(false);

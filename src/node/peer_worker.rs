@@ -125,7 +125,15 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         // The epoch before the look: a change told meanwhile (a session
         // that commits it) is looked at again in the next turn.
         let epoch = verdict::epoch();
-        if reload || w.judged_epoch != epoch || w.looked.is_none_or(|t| t.elapsed() >= LOOK_EVERY) {
+        let asked = verdict::take_look_request();
+        if asked {
+            w.read_citus_now();
+        }
+        if reload
+            || asked
+            || w.judged_epoch != epoch
+            || w.looked.is_none_or(|t| t.elapsed() >= LOOK_EVERY)
+        {
             // A change told by a backend (an invalidation of a Citus
             // formation's table among them): every Citus database's
             // formation is read again before its verdict is.
@@ -221,6 +229,16 @@ impl Worker {
                 unsafe { pg_sys::AbortCurrentTransaction() };
                 self.note =
                     format!("minting on the last verdict: the catalogs could not be read ({why})");
+            }
+        }
+    }
+
+    /// Every Citus database's formation read at the next chance, its
+    /// verdict not held back meanwhile.
+    fn read_citus_now(&mut self) {
+        for d in self.databases.values_mut() {
+            if matches!(d.citus, Some(Some(_))) {
+                d.looked = None;
             }
         }
     }

@@ -77,6 +77,9 @@ pub struct Shared {
     epoch: AtomicU64,
     worker_latch: AtomicUsize,
     worker_pid: AtomicI32,
+    /// A backend saw a change go by: the worker looks at once (callers
+    /// go on by the verdict standing).
+    look_requested: AtomicU32,
     /// Moves on whenever a database joins or leaves the Citus table.
     generation: AtomicU64,
     server: Slot,
@@ -108,6 +111,7 @@ pub fn request_shmem() {
             epoch: AtomicU64::new(1),
             worker_latch: AtomicUsize::new(0),
             worker_pid: AtomicI32::new(0),
+            look_requested: AtomicU32::new(0),
             generation: AtomicU64::new(1),
             server: Slot::new(),
             citus: [const {
@@ -136,6 +140,23 @@ pub fn configuration_changed() {
     }
     shared().epoch.fetch_add(1, Ordering::AcqRel);
     wake_worker();
+}
+
+/// A backend that received an invalidation of what a verdict rests on:
+/// the worker looks at once, without moving the epoch (the writer moved
+/// it as it committed; callers are not held up by every backend that hears
+/// of it, as a Citus formation's metadata sync makes many hear).
+pub fn request_look() {
+    if !is_preloaded() {
+        return;
+    }
+    shared().look_requested.store(1, Ordering::Release);
+    wake_worker();
+}
+
+/// The worker: whether a look was asked for since it last asked.
+pub fn take_look_request() -> bool {
+    shared().look_requested.swap(0, Ordering::AcqRel) != 0
 }
 
 pub fn epoch() -> u64 {
