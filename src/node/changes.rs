@@ -25,6 +25,8 @@ use std::cell::Cell;
 
 use pgrx::pg_sys;
 
+use std::sync::atomic::Ordering;
+
 use super::verdict;
 
 thread_local! {
@@ -79,7 +81,7 @@ fn changed() {
     // Whoever hears of it first (the worker itself, any backend) has the
     // worker look at once: a change whose writer did not see its own
     // invalidation before it committed is judged within moments.
-    verdict::request_look();
+    request_look();
 }
 
 #[pgrx::pg_guard]
@@ -122,7 +124,7 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
         }
         pg_sys::XactEvent::XACT_EVENT_COMMIT => {
             if SCHEMAS_AT_COMMIT.replace(false) {
-                verdict::schemas_changed(my_db());
+                schemas_changed(my_db());
             }
             if AT_COMMIT.replace(false) {
                 verdict::configuration_changed();
@@ -136,4 +138,54 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
         }
         _ => {}
     }
+}
+
+/// A backend that received an invalidation of what a verdict rests on:
+/// the worker looks at once, without moving the epoch (the writer moved
+/// it as it committed; callers are not held up by every backend that hears
+/// of it, as a Citus formation's metadata sync makes many hear).
+pub fn request_look() {
+    if !verdict::is_preloaded() {
+        return;
+    }
+    verdict::shared().look_requested.store(1, Ordering::Release);
+    verdict::wake_worker();
+}
+
+/// The worker: whether a look was asked for since it last asked.
+pub fn take_look_request() -> bool {
+    verdict::shared().look_requested.swap(0, Ordering::AcqRel) != 0
+}
+
+/// A backend: the schemas of database `db` changed (the worker looks
+/// at whether it is a Citus node again, before it judges the epoch this
+/// moves on to).
+pub fn schemas_changed(db: u32) {
+    if !verdict::is_preloaded() || db == 0 {
+        return;
+    }
+    let s = verdict::shared();
+    let noted = s.schemas_changed.iter().any(|e| {
+        e.load(Ordering::Acquire) == db
+            || e.compare_exchange(0, db, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+    });
+    if !noted {
+        s.rescan_all.store(1, Ordering::Release);
+    }
+    verdict::configuration_changed();
+}
+
+/// The worker: the databases whose schemas changed since it last
+/// asked (`None`: every database).
+pub fn take_schemas_changed() -> Option<Vec<u32>> {
+    let s = verdict::shared();
+    let all = s.rescan_all.swap(0, Ordering::AcqRel) != 0;
+    let dbs: Vec<u32> = s
+        .schemas_changed
+        .iter()
+        .map(|e| e.swap(0, Ordering::AcqRel))
+        .filter(|db| *db != 0)
+        .collect();
+    (!all).then_some(dbs)
 }

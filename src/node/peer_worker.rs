@@ -36,7 +36,7 @@ use pgrx::pg_sys;
 use super::asking::{self, Formation, Outcome, Question};
 use super::judging;
 use super::rounds::{Target, Worker};
-use super::verdict;
+use super::{changes, verdict};
 use super::{identity, instance, ledger};
 use crate::pg::libpq;
 use crate::pg::subscriptions;
@@ -125,7 +125,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         // The epoch before the look: a change told meanwhile (a session
         // that commits it) is looked at again in the next turn.
         let epoch = verdict::epoch();
-        let asked = verdict::take_look_request();
+        let asked = changes::take_look_request();
         if asked {
             w.read_citus_now();
         }
@@ -217,7 +217,7 @@ impl Worker {
                 for (db, name) in dbs {
                     self.databases.entry(db).or_default().name = name;
                 }
-                let changed = verdict::take_schemas_changed();
+                let changed = changes::take_schemas_changed();
                 for (db, d) in self.databases.iter_mut() {
                     if changed.as_ref().is_none_or(|dbs| dbs.contains(db)) {
                         d.stale_since = Some(Instant::now());

@@ -79,7 +79,7 @@ pub struct Shared {
     worker_pid: AtomicI32,
     /// A backend saw a change go by: the worker looks at once (callers
     /// go on by the verdict standing).
-    look_requested: AtomicU32,
+    pub(super) look_requested: AtomicU32,
     /// Moves on whenever a database joins or leaves the Citus table.
     generation: AtomicU64,
     server: Slot,
@@ -89,8 +89,8 @@ pub struct Shared {
     /// Databases whose schemas changed (`CREATE EXTENSION citus` makes one),
     /// for the worker to look at again at once; `rescan_all` where they
     /// did not fit.
-    schemas_changed: [AtomicU32; 8],
-    rescan_all: AtomicU32,
+    pub(super) schemas_changed: [AtomicU32; 8],
+    pub(super) rescan_all: AtomicU32,
 }
 
 // SAFETY: atomics only, valid in any process that maps the segment.
@@ -99,7 +99,7 @@ unsafe impl pgrx::shmem::PGRXSharedMemory for InShmem<Shared> {}
 // SAFETY: a unique name; placed by `request_shmem` before any backend runs.
 static SHARED: PgAtomic<InShmem<Shared>> = unsafe { PgAtomic::new(c"chronoid.verdicts") };
 
-fn shared() -> &'static Shared {
+pub(super) fn shared() -> &'static Shared {
     &SHARED.get().0
 }
 
@@ -142,58 +142,8 @@ pub fn configuration_changed() {
     wake_worker();
 }
 
-/// A backend that received an invalidation of what a verdict rests on:
-/// the worker looks at once, without moving the epoch (the writer moved
-/// it as it committed; callers are not held up by every backend that hears
-/// of it, as a Citus formation's metadata sync makes many hear).
-pub fn request_look() {
-    if !is_preloaded() {
-        return;
-    }
-    shared().look_requested.store(1, Ordering::Release);
-    wake_worker();
-}
-
-/// The worker: whether a look was asked for since it last asked.
-pub fn take_look_request() -> bool {
-    shared().look_requested.swap(0, Ordering::AcqRel) != 0
-}
-
 pub fn epoch() -> u64 {
     shared().epoch.load(Ordering::Acquire)
-}
-
-/// A backend: the schemas of database `db` changed (the worker looks
-/// at whether it is a Citus node again, before it judges the epoch this
-/// moves on to).
-pub fn schemas_changed(db: u32) {
-    if !is_preloaded() || db == 0 {
-        return;
-    }
-    let s = shared();
-    let noted = s.schemas_changed.iter().any(|e| {
-        e.load(Ordering::Acquire) == db
-            || e.compare_exchange(0, db, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok()
-    });
-    if !noted {
-        s.rescan_all.store(1, Ordering::Release);
-    }
-    configuration_changed();
-}
-
-/// The worker: the databases whose schemas changed since it last
-/// asked (`None`: every database).
-pub fn take_schemas_changed() -> Option<Vec<u32>> {
-    let s = shared();
-    let all = s.rescan_all.swap(0, Ordering::AcqRel) != 0;
-    let dbs: Vec<u32> = s
-        .schemas_changed
-        .iter()
-        .map(|e| e.swap(0, Ordering::AcqRel))
-        .filter(|db| *db != 0)
-        .collect();
-    (!all).then_some(dbs)
 }
 
 /// Wakes the peer worker.
