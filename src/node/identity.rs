@@ -55,11 +55,11 @@ fn define_settings(_startup: Startup) {
     );
 }
 
-/// The node id in effect for this call, and where it came from.
-pub fn node_in_effect(function: &str) -> Node {
+/// The node id in effect here, from the settings and the Citus group id
+/// the peer worker read for this database (a caller reads no catalog).
+#[inline(always)]
+fn resolve_here() -> Result<Node, ResolveError> {
     let setting = NODE_ID.get();
-    // The group id the peer worker read for this database (a caller reads
-    // no catalog).
     let group = if setting == UNSET {
         super::verdict::citus_group_here()
     } else {
@@ -67,7 +67,12 @@ pub fn node_in_effect(function: &str) -> Node {
     };
     // The settings' ranges keep the base in 0..=1023.
     let base = NODE_ID_BASE.get().clamp(0, i32::from(MAX_NODE_ID)) as u16;
-    match resolve(setting, group, base) {
+    resolve(setting, group, base)
+}
+
+/// The node id in effect for this call, and where it came from.
+pub fn node_in_effect(function: &str) -> Node {
+    match resolve_here() {
         Ok(node) => node,
         Err(ResolveError::GroupOutOfRange { group, base }) => error_with_hint(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
@@ -90,14 +95,7 @@ pub fn node_in_effect(function: &str) -> Node {
 /// raises).
 #[inline(always)]
 pub fn node_unguarded() -> Option<Option<u16>> {
-    let setting = NODE_ID.get();
-    let group = if setting == UNSET {
-        super::verdict::citus_group_here()
-    } else {
-        None
-    };
-    let base = NODE_ID_BASE.get().clamp(0, i32::from(MAX_NODE_ID)) as u16;
-    resolve(setting, group, base).ok().map(|n| n.id)
+    resolve_here().ok().map(|n| n.id)
 }
 
 /// Where a node id comes from, in words, for `chronoid_generators`.
@@ -126,12 +124,7 @@ pub fn node_id_set() -> i32 {
 /// The node id in effect as told to a peer that asks (-1: none, or none
 /// to be had), without raising an error.
 pub fn node_id_answered() -> i32 {
-    let setting = NODE_ID.get();
-    if setting != UNSET {
-        return setting;
-    }
-    let base = NODE_ID_BASE.get().clamp(0, i32::from(MAX_NODE_ID)) as u16;
-    match resolve(setting, super::verdict::citus_group_here(), base) {
+    match resolve_here() {
         Ok(Node { id: Some(id), .. }) => i32::from(id),
         _ => UNSET,
     }
