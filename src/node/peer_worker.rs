@@ -146,8 +146,8 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         w.start_formation_questions();
         judge |= w.step_questions();
         if judge {
-            w.judge_all(epoch);
-            w.start_due_questions();
+            let round = w.judge_all(epoch);
+            w.start_due_questions(&round);
         }
         let next_look = w
             .looked

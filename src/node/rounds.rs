@@ -21,6 +21,7 @@ use super::{instance, ledger};
 use crate::pg::subscriptions::Subscription;
 use chronoid_formats::node_id::{resolve, Node, Source, MAX_NODE_ID, UNSET};
 use chronoid_formats::node_judging::Judgement;
+use chronoid_formats::node_ledger::Ledger;
 use chronoid_formats::node_verdict::{State, Verdict};
 
 /// How often every peer is asked again: a peer's own change of node id is
@@ -233,12 +234,18 @@ impl Worker {
         (scopes, overflow)
     }
 
-    pub(super) fn judge_all(&mut self, epoch: u64) {
+    /// Judges every scope and publishes its verdict; the round it judged
+    /// (what `start_due_questions` asks on).
+    pub(super) fn judge_all(&mut self, epoch: u64) -> Round {
         self.judged_epoch = epoch;
         let ledger = ledger::read();
         let now = crate::pg::clock::now_ms();
         let (scopes, overflow) = self.scopes();
         self.scopes.retain(|s, _| scopes.contains(s));
+        let scoped: Vec<(Scope, Facts)> = scopes
+            .iter()
+            .map(|s| (*s, self.facts(*s, &overflow)))
+            .collect();
         // What the worker could not read, for the view: the catalogs, and
         // each database's formation (its last one stands, or, never read,
         // the database refuses where chronoid.node_id is unset).
@@ -260,7 +267,8 @@ impl Worker {
         unread.sort();
         notes.extend(unread.into_iter().take(3));
         verdict::set_note(&notes.join("; "));
-        for scope in scopes {
+        for (scope, facts) in &scoped {
+            let scope = *scope;
             // A formation being read again: its callers wait for it.
             if let Scope::Citus(db) = scope {
                 if self
@@ -271,10 +279,9 @@ impl Worker {
                     continue;
                 }
             }
-            let facts = self.facts(scope, &overflow);
-            let judgement = judging::judge(&facts, &ledger, &self.failed);
+            let judgement = judging::judge(facts, &ledger, &self.failed);
             let summary = facts.summary();
-            let in_flight = self.in_flight_for(&facts);
+            let in_flight = self.in_flight_for(facts);
             let st = self.scopes.entry(scope).or_insert(ScopeState {
                 summary: String::new(),
                 epoch: 0,
@@ -286,7 +293,7 @@ impl Worker {
                 v.state == State::Refused && v.epoch == Verdict::epoch_of(epoch)
             });
             let publish = |j: &Judgement| {
-                let (v, reason) = judging::verdict_of(epoch, &facts, j);
+                let (v, reason) = judging::verdict_of(epoch, facts, j);
                 verdict::publish(scope, v, &reason, now);
             };
             if first {
@@ -323,6 +330,7 @@ impl Worker {
             }
             publish(&judgement);
         }
+        Round { ledger, scoped }
     }
 
     /// Whether a question for `facts`'s peers is under way.
@@ -337,12 +345,12 @@ impl Worker {
         })
     }
 
-    pub(super) fn start_due_questions(&mut self) {
-        let (scopes, overflow) = self.scopes();
-        let ledger = ledger::read();
+    /// Asks the peers of `round`'s scopes that are due.
+    pub(super) fn start_due_questions(&mut self, round: &Round) {
+        let ledger = &round.ledger;
         let appname_of = |own: i32| instance::appname(own);
-        for scope in scopes {
-            let facts = self.facts(scope, &overflow);
+        for (scope, facts) in &round.scoped {
+            let scope = *scope;
             if facts.unusable.is_some() {
                 continue;
             }
@@ -426,7 +434,7 @@ impl Worker {
                     .iter()
                     .any(|(t, _)| matches!(t, Target::Holding { group, .. } if *group == h.group));
                 let unheard = !self.failed.contains_key(&key)
-                    && judging::said_to_me(&ledger, h.group, own).is_none()
+                    && judging::said_to_me(ledger, h.group, own).is_none()
                     && self
                         .last_asked
                         .get(&(key.clone(), own))
@@ -448,18 +456,24 @@ impl Worker {
         }
         // What was asked for a scope gone, or a peer no longer listed, is
         // forgotten with it.
-        let live: HashSet<(String, i32)> = self
-            .scopes
-            .keys()
-            .flat_map(|s| {
-                let f = self.facts(*s, &overflow);
+        let live: HashSet<(String, i32)> = round
+            .scoped
+            .iter()
+            .filter(|(s, _)| self.scopes.contains_key(s))
+            .flat_map(|(_, f)| {
                 let own = f.own;
-                peer_keys(&f).into_iter().map(move |k| (k, own))
+                peer_keys(f).into_iter().map(move |k| (k, own))
             })
             .collect();
         self.last_asked
             .retain(|k, _| live.contains(k) || k.0.starts_with("citus holder"));
     }
+}
+
+/// One judging of every scope: the ledger it read and each scope's facts.
+pub(super) struct Round {
+    ledger: Ledger,
+    scoped: Vec<(Scope, Facts)>,
 }
 
 /// The ledger keys of a scope's peers.
