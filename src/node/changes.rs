@@ -7,10 +7,20 @@
 //! database's verdict, or every relation), or, by a superuser, a schema
 //! created or dropped in a database (`CREATE EXTENSION citus` makes one,
 //! and the database a Citus node: the worker reads it again before it
-//! judges). The transaction that wrote the change and saw its own
-//! invalidation moves the configuration epoch on as it commits, once its
-//! commit is visible (`verdict::configuration_changed`); callers then wait
-//! for the worker's verdict on the new configuration. Backends that only
+//! judges). The transaction that wrote the change moves the configuration
+//! epoch on as it commits, once its commit is visible
+//! (`verdict::configuration_changed`); callers then wait for the worker's
+//! verdict on the new configuration. It sees its own invalidation before
+//! it commits because it makes its last command's changes visible to
+//! itself first (`CommandCounterIncrement`, as a transaction block does
+//! after each statement): a change made alone (`ALTER SUBSCRIPTION …
+//! ENABLE` in autocommit) queues its invalidation for the commit, after
+//! the last chance to tell. A transaction prepared for two-phase commit
+//! (as a Citus coordinator prepares its metadata sync on every node) is
+//! committed later by another backend, whose own callbacks know nothing
+//! of it: it is noted in shared memory as it prepares, the epoch moves on,
+//! and the worker judges nothing until it has ended (`prepared_changes`).
+//! Backends that only
 //! receive the invalidation (every other one) tell nothing: a Citus
 //! formation's metadata sync, or the worker's own reading of it, sets no
 //! storm of epochs going. No catalog is read in a callback.
@@ -39,6 +49,29 @@ thread_local! {
     static SCHEMAS_SEEN: Cell<bool> = const { Cell::new(false) };
     /// A superuser's transaction that wrote and saw one: told as it commits.
     static SCHEMAS_AT_COMMIT: Cell<bool> = const { Cell::new(false) };
+    /// The slot this transaction holds in `Shared::prepared` while it
+    /// prepares.
+    static PREPARED_SLOT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// This transaction's invalidations run here before it commits or
+/// prepares (a no-op where its last command changed nothing), so that
+/// `CHANGE_SEEN` and `SCHEMAS_SEEN` know of its own changes. Returns its
+/// xid (`None`: it wrote nothing).
+fn own_changes_seen() -> Option<pg_sys::TransactionId> {
+    // SAFETY: still in the transaction (a pre-commit or pre-prepare
+    // callback), which PostgreSQL's own deferred triggers may still run
+    // commands in; parallel mode forbids a new command.
+    unsafe {
+        let xid = pg_sys::GetTopTransactionIdIfAny();
+        if xid == pg_sys::InvalidTransactionId {
+            return None;
+        }
+        if !pg_sys::IsInParallelMode() {
+            pg_sys::CommandCounterIncrement();
+        }
+        Some(xid)
+    }
 }
 
 fn my_db() -> u32 {
@@ -114,13 +147,26 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
     match event {
         // Still in the transaction: the catalog may be read.
         pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT => {
-            // SAFETY: whether this transaction wrote, and whether its user
-            // is a superuser (a cached syscache lookup), before it commits.
-            let wrote =
-                unsafe { pg_sys::GetTopTransactionIdIfAny() } != pg_sys::InvalidTransactionId;
+            let wrote = own_changes_seen().is_some();
             AT_COMMIT.set(CHANGE_SEEN.replace(false) && wrote);
+            // SAFETY: whether its user is a superuser (a cached syscache
+            // lookup), before it commits.
             let mine = SCHEMAS_SEEN.replace(false) && wrote && unsafe { pg_sys::superuser() };
             SCHEMAS_AT_COMMIT.set(mine);
+        }
+        pg_sys::XactEvent::XACT_EVENT_PRE_PREPARE => {
+            let xid = own_changes_seen();
+            let change = CHANGE_SEEN.replace(false);
+            // SAFETY: as above.
+            let schemas = SCHEMAS_SEEN.replace(false) && unsafe { pg_sys::superuser() };
+            if let Some(xid) = xid.filter(|_| change || schemas) {
+                PREPARED_SLOT.set(Some(note_prepared(xid, my_db())));
+            }
+        }
+        pg_sys::XactEvent::XACT_EVENT_PREPARE => {
+            if PREPARED_SLOT.take().is_some() {
+                verdict::configuration_changed();
+            }
         }
         pg_sys::XactEvent::XACT_EVENT_COMMIT => {
             if SCHEMAS_AT_COMMIT.replace(false) {
@@ -131,6 +177,9 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
             }
         }
         pg_sys::XactEvent::XACT_EVENT_ABORT => {
+            if let Some(i) = PREPARED_SLOT.take() {
+                verdict::shared().prepared[i].store(0, Ordering::Release);
+            }
             CHANGE_SEEN.set(false);
             AT_COMMIT.set(false);
             SCHEMAS_SEEN.set(false);
@@ -188,4 +237,51 @@ pub fn take_schemas_changed() -> Option<Vec<u32>> {
         .filter(|db| *db != 0)
         .collect();
     (!all).then_some(dbs)
+}
+
+/// Notes a transaction that prepares a change (its xid and database) for
+/// the worker, before it is prepared; raises where every slot is taken,
+/// which aborts it.
+fn note_prepared(xid: pg_sys::TransactionId, db: u32) -> usize {
+    let entry = (u64::from(db) << 32) | u64::from(u32::from(xid));
+    let free = verdict::shared().prepared.iter().position(|e| {
+        e.compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    });
+    free.unwrap_or_else(|| {
+        crate::pg::error::error_with_hint(
+            pgrx::PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+            format!(
+                "cannot prepare a transaction that changes what chronoid's verdicts rest on while {} others are prepared",
+                verdict::shared().prepared.len()
+            ),
+            "Commit or roll back the prepared transactions that change subscriptions or a Citus formation (pg_prepared_xacts), then prepare this one again.",
+        )
+    })
+}
+
+/// The worker: the transactions prepared with a change that are still
+/// prepared (or still preparing), and the databases of those that ended
+/// (committed or rolled back) since it last asked, their slots freed.
+pub fn prepared_changes() -> (Vec<u32>, Vec<u32>) {
+    let mut pending = Vec::new();
+    let mut ended = Vec::new();
+    for e in &verdict::shared().prepared {
+        let entry = e.load(Ordering::Acquire);
+        if entry == 0 {
+            continue;
+        }
+        let xid = entry as u32;
+        // SAFETY: the proc array, under its lock; a prepared transaction
+        // is in progress until COMMIT PREPARED or ROLLBACK PREPARED.
+        if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from(xid)) } {
+            pending.push(xid);
+        } else if e
+            .compare_exchange(entry, 0, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            ended.push((entry >> 32) as u32);
+        }
+    }
+    (pending, ended)
 }

@@ -46,6 +46,9 @@ pub const LOOK_EVERY: Duration = Duration::from_secs(1);
 /// A database that is not a Citus node is looked at again this often (a
 /// new database at once).
 const LOOK_AGAIN_NOT_CITUS: Duration = Duration::from_secs(10);
+/// How often a prepared transaction's end is looked for (its COMMIT
+/// PREPARED tells no one).
+const PREPARED_POLL: Duration = Duration::from_millis(5);
 /// How long the worker waits for a lock on a catalog it reads.
 const LOCK_TIMEOUT_MS: &std::ffi::CStr = c"200";
 
@@ -125,6 +128,29 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         // The epoch before the look: a change told meanwhile (a session
         // that commits it) is looked at again in the next turn.
         let epoch = verdict::epoch();
+        // A change prepared for two-phase commit: nothing is judged until
+        // it is committed or rolled back (callers wait, the epoch having
+        // moved on as it prepared); once it has ended, as if it had been
+        // committed now.
+        let (prepared, ended) = changes::prepared_changes();
+        if !ended.is_empty() {
+            for db in ended {
+                changes::schemas_changed(db);
+            }
+            continue;
+        }
+        if let Some(xid) = prepared.first() {
+            w.step_questions();
+            verdict::hold_all(
+                epoch,
+                &format!("waiting for prepared transaction {xid}, which changes what the verdict rests on, to be committed or rolled back"),
+            );
+            libpq::wait(
+                w.questions.iter().filter_map(|(_, q)| q.connection()),
+                PREPARED_POLL,
+            );
+            continue;
+        }
         let asked = changes::take_look_request();
         if asked {
             w.read_citus_now();

@@ -91,6 +91,9 @@ pub struct Shared {
     /// did not fit.
     pub(super) schemas_changed: [AtomicU32; 8],
     pub(super) rescan_all: AtomicU32,
+    /// Transactions prepared with a change (its database above its xid;
+    /// 0: free), until the worker sees them end (`changes.rs`).
+    pub(super) prepared: [AtomicU64; 16],
 }
 
 // SAFETY: atomics only, valid in any process that maps the segment.
@@ -125,6 +128,7 @@ pub fn request_shmem() {
             note: SharedText::new(),
             schemas_changed: [const { AtomicU32::new(0) }; 8],
             rescan_all: AtomicU32::new(0),
+            prepared: [const { AtomicU64::new(0) }; 16],
         })
     );
 }
@@ -241,6 +245,28 @@ pub fn publish(scope: Scope, verdict: Verdict, reason: &str, now_ms: u64) {
         sl.word.store(verdict.to_word(), Ordering::Release);
     }
     sl.confirmed_ms.store(now_ms, Ordering::Release);
+}
+
+/// The worker: every scope waits, for `epoch`, saying why (a prepared
+/// transaction's change is not yet committed or rolled back).
+pub fn hold_all(epoch: u64, reason: &str) {
+    let s = shared();
+    let occupied = s
+        .citus
+        .iter()
+        .filter(|c| c.db.load(Ordering::Acquire) != 0)
+        .map(|c| &c.slot);
+    for sl in std::iter::once(&s.server).chain(occupied) {
+        let held = Verdict {
+            epoch: Verdict::epoch_of(epoch),
+            state: State::Pending,
+            ..Verdict::from_word(sl.word.load(Ordering::Acquire))
+        };
+        if sl.word.load(Ordering::Acquire) != held.to_word() || reason_text(sl) != reason {
+            sl.reason.set(reason);
+            sl.word.store(held.to_word(), Ordering::Release);
+        }
+    }
 }
 
 /// The worker's note on what it could not do (empty: nothing).

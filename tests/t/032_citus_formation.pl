@@ -461,6 +461,24 @@ $c->poll_query_until('postgres', 'SELECT bool_and(metadatasynced) FROM pg_dist_n
 my $w4 = add_worker($f, 'worker4');
 my $g4 = group_id($w4);
 is(query($w4, 'SELECT nanoflake_generator(gen_nanoflake())'), $g4, "worker4 (group $g4) mints");
+# A formation's table changed by a statement alone (autocommit, where
+# PostgreSQL queues the change's invalidation for the commit itself) is
+# judged before the session's next ID: with worker4's peer worker stopped
+# (SIGSTOP), that statement waits rather than mint with the former group.
+{
+	my $worker = query($w4, q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'chronoid peer worker'});
+	kill 'STOP', $worker;
+	my ($r, $o, $e) = $w4->psql('postgres',
+		"SET statement_timeout = '2s';\nUPDATE pg_dist_local_group SET groupid = 77;\nSELECT nanoflake_generator(gen_nanoflake());",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	kill 'CONT', $worker;
+	like($e, qr/57014: canceling statement due to statement timeout/,
+		"worker4's group id changed alone (autocommit): the session's next statement waits for the worker");
+	is($o, '', 'and makes no ID') or diag($o);
+	$w4->safe_psql('postgres', "UPDATE pg_dist_local_group SET groupid = $g4");
+	ok($w4->poll_query_until('postgres', "SELECT nanoflake_generator(gen_nanoflake()) = $g4"),
+		'its group id put back: worker4 mints with it');
+}
 coord('SELECT citus_remove_node(\'127.0.0.1\', ' . $w4->port . ')');
 refused_within($w4,
 	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists no node in group $g4/,

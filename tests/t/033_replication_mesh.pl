@@ -35,6 +35,7 @@ my %n;
 for my $name (qw(east west))
 {
 	$n{$name} = chronoid_node($name, allows_streaming => 'logical');
+	$n{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 20\n");
 	$n{$name}->start;
 	$n{$name}->safe_psql('postgres', q{
 		CREATE EXTENSION chronoid;
@@ -222,6 +223,75 @@ set_node_id($n{east}, 1);
 	ok(time - $t0 < 2.5, 'without waiting for a question to the hole');
 	$n{east}->safe_psql('postgres', 'ALTER SUBSCRIPTION from_hole SET (slot_name = NONE); DROP SUBSCRIPTION from_hole');
 	close $hole;
+}
+
+# 6c. A change is judged before the next ID, even one made right before
+# it in the same session: alone (autocommit, where PostgreSQL queues the
+# change's invalidation for the commit itself), and through two-phase
+# commit (prepared, then committed by COMMIT PREPARED, as a Citus
+# coordinator commits its metadata on every node; no callback of the
+# committing backend knows of it). A third server, twin, has east's id 1;
+# east's subscription from_west is pointed at it.
+{
+	my $twin = chronoid_node('twin');
+	$twin->start;
+	set_node_id($twin, 1);
+	$twin->safe_psql('postgres', 'CREATE EXTENSION chronoid');
+	my $to_twin = "ALTER SUBSCRIPTION from_west CONNECTION '" . ($twin->connstr('postgres') =~ s/'//gr) . "'";
+	my $to_west = "ALTER SUBSCRIPTION from_west CONNECTION '" . ($n{west}->connstr('postgres') =~ s/'//gr) . "'";
+	my $clash = qr/55000: gen_nanoflake\(\) refuses: this server's node id 1 is also the node id of the publisher of subscription "from_west"/;
+	my $back = sub {
+		my ($what) = @_;
+		$n{east}->safe_psql('postgres', $to_west);
+		ok($n{east}->poll_query_until('postgres', 'SELECT nanoflake_generator(gen_nanoflake()) = 1'), "$what: east mints");
+	};
+	# The peer worker stopped (SIGSTOP) while the change is made and the
+	# next statement runs: a caller that minted on the verdict standing
+	# would not wait for it. psql sends each statement of a script on its
+	# own: separate transactions.
+	my $worker = $n{east}->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'chronoid peer worker'});
+	my $stopped = sub {
+		my ($script) = @_;
+		kill 'STOP', $worker;
+		my ($r, $o, $e) = $n{east}->psql('postgres', "SET statement_timeout = '2s';\n$script\nSELECT nanoflake_generator(gen_nanoflake());",
+			extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+		kill 'CONT', $worker;
+		return ($o, $e);
+	};
+	my ($o, $e) = $stopped->("$to_twin;");
+	like($e, qr/57014: canceling statement due to statement timeout/,
+		'a subscription pointed at a server with this server\'s id, alone (autocommit): the next statement waits for the worker');
+	is($o, '', 'and makes no ID') or diag($o);
+	like(gen_error($n{east}, 'gen_nanoflake'), $clash, 'then refuses');
+	$back->('pointed back at west');
+
+	$n{east}->safe_psql('postgres', "BEGIN; $to_twin; PREPARE TRANSACTION 'twin'");
+	# Prepared: callers wait until it ends; the view says why.
+	like($n{east}->safe_psql('postgres', q{SELECT state || ': ' || reason FROM chronoid_node_verdicts WHERE database = 'postgres'}),
+		qr/^being judged: waiting for prepared transaction \d+, which changes what the verdict rests on, to be committed or rolled back$/,
+		'the same change prepared: chronoid_node_verdicts says the verdict waits for it');
+	($o, $e) = $stopped->("COMMIT PREPARED 'twin';");
+	like($e, qr/57014: canceling statement due to statement timeout/, 'committed by COMMIT PREPARED: the next statement waits for the worker');
+	is($o, '', 'and makes no ID') or diag($o);
+	like(gen_error($n{east}, 'gen_nanoflake'), $clash, 'then refuses');
+	$back->('pointed back at west');
+	$n{east}->safe_psql('postgres', "BEGIN; $to_twin; PREPARE TRANSACTION 'twin'");
+	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'twin'");
+	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
+		'prepared again and rolled back: east mints');
+	# At most 16 such transactions prepared at once: the 17th cannot be.
+	my $conn = $n{west}->connstr('postgres') =~ s/'//gr;
+	$n{east}->safe_psql('postgres', join(";\n", map { "CREATE SUBSCRIPTION many_$_ CONNECTION '$conn' PUBLICATION mesh WITH (connect = false)" } 1 .. 17));
+	$n{east}->safe_psql('postgres', "BEGIN; ALTER SUBSCRIPTION many_$_ RENAME TO many_${_}_renamed; PREPARE TRANSACTION 'many_$_'") for 1 .. 16;
+	(undef, $o, $e) = $n{east}->psql('postgres', "BEGIN; ALTER SUBSCRIPTION many_17 RENAME TO many_17_renamed; PREPARE TRANSACTION 'many_17'",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like($e, qr/54000: cannot prepare a transaction that changes what chronoid's verdicts rest on while 16 others are prepared/,
+		'16 prepared transactions that change subscriptions: a 17th cannot prepare (54000)');
+	is($n{east}->safe_psql('postgres', "SELECT count(*) FROM pg_prepared_xacts WHERE gid = 'many_17'"), '0', 'and was rolled back');
+	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'many_$_'") for 1 .. 16;
+	$n{east}->safe_psql('postgres', join(";\n", map { "ALTER SUBSCRIPTION many_$_ SET (slot_name = NONE); DROP SUBSCRIPTION many_$_" } 1 .. 17));
+	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'all rolled back: east mints');
+	$twin->stop;
 }
 
 # 6b. A publisher that answered before and then stops answering (its
