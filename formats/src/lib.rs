@@ -110,6 +110,7 @@ mod generation {
     pub mod counter_id;
     pub mod generator_stats;
     pub mod high_water;
+    pub mod millisecond_span;
     pub mod ticker;
 }
 /// Codecs and the calendar every format shares; the binary/text forms.
@@ -131,7 +132,7 @@ mod clients;
 mod fuzz;
 
 pub use codecs::{base36, time, wire};
-pub use generation::{clock, counter_id, generator_stats, high_water, ticker};
+pub use generation::{clock, counter_id, generator_stats, high_water, millisecond_span, ticker};
 pub use node::{
     id as node_id, judging as node_judging, ledger as node_ledger, verdict as node_verdict,
 };

@@ -163,10 +163,8 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
                 PREPARED_SLOT.set(Some(note_prepared(xid, my_db())));
             }
         }
-        pg_sys::XactEvent::XACT_EVENT_PREPARE => {
-            if PREPARED_SLOT.take().is_some() {
-                verdict::configuration_changed();
-            }
+        pg_sys::XactEvent::XACT_EVENT_PREPARE if PREPARED_SLOT.take().is_some() => {
+            verdict::configuration_changed();
         }
         pg_sys::XactEvent::XACT_EVENT_COMMIT => {
             if SCHEMAS_AT_COMMIT.replace(false) {

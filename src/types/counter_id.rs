@@ -127,8 +127,8 @@ pub fn from_bigint<T: CounterIdSqlType>(value: i64) -> T {
     })
 }
 
-/// A clock for the unguarded path: PostgreSQL's reading of the wall clock,
-/// and a wait for the next millisecond that only spins; any longer wait (a
+/// A clock for the unguarded path: PostgreSQL's reading of the wall clock
+/// about once a millisecond (`now_ms_spanned`), and a wait for the next millisecond that only spins; any longer wait (a
 /// clock behind) gives up at once, by making the monotonic clock read past
 /// every bound, so that the guarded path waits instead (checking for
 /// cancels, which may raise).
@@ -139,7 +139,7 @@ struct UnguardedClock {
 impl chronoid_formats::clock::Clock for UnguardedClock {
     #[inline(always)]
     fn now_ms(&mut self) -> u64 {
-        chronoid_formats::clock::Clock::now_ms(&mut BackendClock)
+        crate::pg::clock::now_ms_spanned()
     }
     fn monotonic_ms(&mut self) -> u64 {
         if self.gave_up {

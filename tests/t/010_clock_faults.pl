@@ -10,6 +10,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(time);
+use POSIX ();
 use Chronoid;
 
 my $node = chronoid_node('clock');
@@ -80,6 +81,36 @@ $stepper->quit;
 is(above_all_before('after_small_step'), 't', '0.4 s back: every ID above the ones before');
 ok($elapsed_ms >= 300, "the generators waited for the clock to catch up ($elapsed_ms ms for 20,000 IDs)");
 set_clock($clock, '+0');
+
+# A backend making many IDs reads the clock about once a millisecond and,
+# between readings, the time-stamp counter (src/pg/clock.rs): an ID never
+# carries a millisecond that ended before its call began, but for the calls
+# within a millisecond after the clock is stepped (the reading before the
+# step still stands). Each row reads clock_timestamp() before
+# gen_nanoflake() (a target list is evaluated in order); the clock is
+# stepped 2 s forward while the statement runs.
+{
+	my $rows = 300_000;
+	my $stepper = fork // die "fork: $!";
+	if (!$stepper)
+	{
+		Time::HiRes::sleep(0.4);
+		set_clock($clock, '+2');
+		POSIX::_exit(0);
+	}
+	my $stale = sql(qq{
+		WITH r AS (SELECT g, clock_timestamp() AS before, gen_nanoflake() AS id, md5(g::text) FROM generate_series(1, $rows) g),
+		     step AS (SELECT min(before) AS at FROM (SELECT before, before - lag(before) OVER (ORDER BY g) AS jump FROM r) j
+		              WHERE jump > interval '1.9 s')
+		SELECT count(*) FILTER (WHERE stale) || ' stale, '
+		       || count(*) FILTER (WHERE stale AND NOT (before >= step.at AND before < step.at + interval '1 ms'))
+		       || ' of them not within 1 ms of the step; stepped ' || (step.at IS NOT NULL)
+		FROM (SELECT *, nanoflake_timestamp(id) < date_trunc('milliseconds', before) AS stale FROM r) x, step GROUP BY step.at});
+	waitpid($stepper, 0);
+	like($stale, qr/^\d+ stale, 0 of them not within 1 ms of the step; stepped true$/,
+		"no ID carries a millisecond that ended before its call began, but within 1 ms of a step of the clock ($stale)");
+	set_clock($clock, '+0');
+}
 
 # scru160 keeps per-backend state: up to 10 s back it counts on; further
 # back it starts over from the clock with a WARNING (uniqueness still rests
