@@ -26,7 +26,7 @@
 use super::{citus, identity, ledger};
 use crate::pg::libpq::{Connection, Progress, Row, ANSWER_WITHIN};
 use chronoid_formats::node_id::{resolve, Node, UNSET};
-use chronoid_formats::node_judging::{Holding, NO_CHRONOID};
+use chronoid_formats::node_judging::{Holding, Said, Told};
 use chronoid_formats::node_ledger::{read_answer, Known, Ledger, Peer, MAX_ANSWER_BYTES};
 
 /// The peer's `chronoid.node_id`, `chronoid.node_id_base` and what it
@@ -53,8 +53,8 @@ const FORMATION: &str =
 
 /// A peer's answer.
 pub struct Answer {
-    /// Its node id in effect (-1: none; `NO_CHRONOID`).
-    pub node_id: i32,
+    /// Its node id in effect, or (a coordinator asked) who holds a group.
+    pub told: Told,
     /// Where its id comes from (a Citus node), or how it names itself.
     pub name: String,
     /// What it said of itself and of the servers it knows.
@@ -319,12 +319,12 @@ fn read_formation(rows: Vec<Row>) -> Formation {
     }
 }
 
-/// A peer's row: `Ok` with `NO_CHRONOID` where chronoid is not loaded
-/// there (no row).
+/// A peer's row: `Ok` with `Said::NoChronoid` where chronoid is not
+/// loaded there (no row).
 fn read_peer(rows: Vec<Row>, group: Option<i32>, now: u64) -> Result<Answer, String> {
     let Some(row) = rows.into_iter().next() else {
         return Ok(Answer {
-            node_id: NO_CHRONOID,
+            told: Told::Said(Said::NoChronoid),
             name: String::new(),
             known: Vec::new(),
         });
@@ -340,18 +340,18 @@ fn read_peer(rows: Vec<Row>, group: Option<i32>, now: u64) -> Result<Answer, Str
             .and_then(|v| v.as_deref())
             .and_then(|t| t.trim().parse::<i32>().ok())
     };
-    let (node_id, name) = match group {
-        None => (itself.node_id, itself.name.clone()),
+    let (said, name) = match group {
+        None => (Said::from_stored(itself.node_id), itself.name.clone()),
         Some(group) => {
             let base = int(1).unwrap_or(0).clamp(0, 1023) as u16;
             match resolve(int(0).unwrap_or(UNSET), Some(group), base) {
-                Ok(n @ Node { id: Some(id), .. }) => (i32::from(id), identity::describe(n.source)),
-                _ => (UNSET, String::new()),
+                Ok(n @ Node { id: Some(id), .. }) => (Said::Id(id), identity::describe(n.source)),
+                _ => (Said::NoId, String::new()),
             }
         }
     };
     Ok(Answer {
-        node_id,
+        told: Told::Said(said),
         name,
         known,
     })
@@ -380,18 +380,19 @@ pub fn record(
         for (key, own, answer, learn) in answers {
             let learn = *learn;
             let itself = answer.known.first();
+            let (node_id, name) = answer.told.stored(&answer.name);
             changed |= l.note_peer(Peer {
                 key: key.clone(),
                 system: itself.map_or(0, |k| k.system),
                 since: itself.map_or(0, |k| k.since),
-                node_id: answer.node_id,
+                node_id,
                 own_id: *own,
                 seen_ms: now,
                 pass_on: learn,
-                name: if answer.name.is_empty() {
+                name: if name.is_empty() {
                     key.clone()
                 } else {
-                    answer.name.clone()
+                    name.to_owned()
                 },
             });
             // What it knows, not itself: it is its peer entry, passed on

@@ -111,7 +111,7 @@ pub fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -
     }
     let own = facts.own;
     let answer = |p: &chronoid_formats::node_ledger::Peer| policy::Answer {
-        node_id: p.node_id,
+        said: policy::Said::from_stored(p.node_id),
         name: p.name.clone(),
     };
     let publishers: Vec<Publisher> = facts

@@ -40,6 +40,7 @@ use super::{changes, verdict};
 use super::{identity, instance, ledger};
 use crate::pg::libpq;
 use crate::pg::subscriptions;
+use chronoid_formats::node_judging::Told;
 
 /// How often the configuration is read: a change is judged within it.
 pub const LOOK_EVERY: Duration = Duration::from_secs(1);
@@ -391,8 +392,8 @@ impl Worker {
                             // Recorded as said to this instance (its system
                             // identifier and rank in the entry's own columns).
                             let answer = asking::Answer {
-                                node_id: h.code(),
-                                name: h.holder().to_owned(),
+                                told: Told::Holding(h),
+                                name: String::new(),
                                 known: vec![instance::own(own)],
                             };
                             answers.push((key, own, answer, false));

@@ -12,8 +12,69 @@
 
 use crate::node_id::UNSET;
 
-/// A peer's node id where chronoid is not loaded: it mints no counter IDs.
-pub const NO_CHRONOID: i32 = -2;
+/// What a peer said of its node id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Said {
+    /// It mints with this node id.
+    Id(u16),
+    /// chronoid is loaded there, with no node id (`chronoid.node_id` not
+    /// set, and no Citus group to take one from).
+    NoId,
+    /// chronoid is not loaded there: it mints no counter IDs.
+    NoChronoid,
+}
+
+impl Said {
+    /// As `chronoid.peers` stores it: the node id, -1 for none, -2 where
+    /// chronoid is not loaded.
+    pub fn stored(self) -> i32 {
+        match self {
+            Said::Id(id) => i32::from(id),
+            Said::NoId => UNSET,
+            Said::NoChronoid => -2,
+        }
+    }
+
+    /// What `stored` stored (a node id past 1023 cannot be, and reads as
+    /// none).
+    pub fn from_stored(value: i32) -> Said {
+        match value {
+            UNSET => Said::NoId,
+            v if v < UNSET => Said::NoChronoid,
+            v => u16::try_from(v)
+                .ok()
+                .filter(|id| *id <= crate::node_id::MAX_NODE_ID)
+                .map_or(Said::NoId, Said::Id),
+        }
+    }
+
+    /// The node id, where it has one.
+    pub fn id(self) -> Option<u16> {
+        match self {
+            Said::Id(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// What an answer tells, as `chronoid.peers` keeps it: a peer's node id,
+/// or (a Citus worker's question to its coordinator) who holds its group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Told {
+    Said(Said),
+    Holding(Holding),
+}
+
+impl Told {
+    /// The value `chronoid.peers` stores for it in its node id column, and
+    /// the name beside it (a holding's holder; `name` for a node id).
+    pub fn stored<'a>(&'a self, name: &'a str) -> (i32, &'a str) {
+        match self {
+            Told::Said(said) => (said.stored(), name),
+            Told::Holding(h) => (h.code(), h.holder()),
+        }
+    }
+}
 
 pub const HINT: &str = "Give every server whose IDs meet its own chronoid.node_id (0..1023) in postgresql.conf and reload; docs/across-servers.md, \"Refusals\".";
 
@@ -49,8 +110,7 @@ impl Judgement {
 /// A peer's last answer under this server's present id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
-    /// Its node id (-1: none; [`NO_CHRONOID`]).
-    pub node_id: i32,
+    pub said: Said,
     /// How it names itself, or where its id comes from (a Citus node).
     pub name: String,
 }
@@ -80,15 +140,15 @@ pub fn as_own(own: i32) -> String {
 /// Judges the publishers of the server's (superuser-owned) subscriptions
 /// against its own node id `own` (-1: none).
 pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
-    let mut seen: Vec<(i32, String)> = Vec::new();
+    let mut seen: Vec<(u16, String)> = Vec::new();
     let mut waiting = None;
     for p in publishers.iter().filter(|p| p.enabled) {
         let peer = format!("the publisher of subscription \"{}\"", p.subscription);
         let (theirs, publisher) = match (&p.remembered, &p.failed) {
-            (Some(a), _) if a.node_id == NO_CHRONOID => continue,
-            (Some(a), None) => (a.node_id, format!("{peer} ({})", a.name)),
+            (Some(a), _) if a.said == Said::NoChronoid => continue,
+            (Some(a), None) => (a.said, format!("{peer} ({})", a.name)),
             (Some(a), Some(_)) => (
-                a.node_id,
+                a.said,
                 format!("{peer} (out of reach; as it last answered: {})", a.name),
             ),
             (None, Some(why)) => {
@@ -120,7 +180,7 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
         let Some((answer, own_then)) = &p.last else {
             continue;
         };
-        if answer.node_id == NO_CHRONOID {
+        if answer.said == Said::NoChronoid {
             continue;
         }
         let publisher = format!(
@@ -138,7 +198,7 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
             );
         }
         // Its rows arrive as an enabled one's do: judged alike.
-        if let Some(refusal) = clash(own, answer.node_id, &publisher, &mut seen) {
+        if let Some(refusal) = clash(own, answer.said, &publisher, &mut seen) {
             return refusal;
         }
     }
@@ -149,12 +209,12 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
 /// server's (`own`) or another publisher's (`seen`, which it joins).
 fn clash(
     own: i32,
-    theirs: i32,
+    theirs: Said,
     publisher: &str,
-    seen: &mut Vec<(i32, String)>,
+    seen: &mut Vec<(u16, String)>,
 ) -> Option<Judgement> {
     // Two publishers with one id meet here too (fan-in).
-    if theirs >= 0 {
+    if let Said::Id(theirs) = theirs {
         if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
             return Some(Judgement::refuse(
                 format!(
@@ -170,10 +230,10 @@ fn clash(
         (UNSET, _) => format!(
             "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"
         ),
-        (_, UNSET) => format!(
+        (_, Said::NoId) => format!(
             "{publisher} has no node id (chronoid.node_id is not set there), and this server receives its rows"
         ),
-        (id, theirs) if id == theirs => format!(
+        (id, Said::Id(theirs)) if id == i32::from(theirs) => format!(
             "this server's node id {id} is also the node id of {publisher}, whose rows it receives"
         ),
         _ => return None,
@@ -199,9 +259,9 @@ pub fn judge_formation(own: i32, me: &str, nodes: &[FormationNode]) -> Judgement
     let mut waiting = None;
     for n in nodes {
         let (theirs, source) = match (&n.remembered, &n.failed) {
-            (Some(a), _) if a.node_id == NO_CHRONOID => continue,
-            (Some(a), None) => (a.node_id, a.name.clone()),
-            (Some(a), Some(_)) => (a.node_id, "as it last answered".into()),
+            (Some(a), _) if a.said == Said::NoChronoid => continue,
+            (Some(a), None) => (a.said, a.name.clone()),
+            (Some(a), Some(_)) => (a.said, "as it last answered".into()),
             (None, Some(why)) => {
                 return Judgement::refuse(
                     format!(
@@ -217,7 +277,7 @@ pub fn judge_formation(own: i32, me: &str, nodes: &[FormationNode]) -> Judgement
                 continue;
             }
         };
-        if theirs == own {
+        if theirs.stored() == own {
             return Judgement::refuse(
                 format!(
                     "this node's node id {own} ({me}) is also the node id of {} ({source})",
@@ -400,9 +460,30 @@ mod tests {
         assert!(message.starts_with("this server's node id 3 is also the node id of the server \"far\" (system identifier 43)"), "{message}");
     }
 
+    #[test]
+    fn what_a_peer_said_is_stored_and_read_back_as_it_was() {
+        for said in [Said::Id(0), Said::Id(1023), Said::NoId, Said::NoChronoid] {
+            assert_eq!(Said::from_stored(said.stored()), said);
+        }
+        assert_eq!(Said::from_stored(-7), Said::NoChronoid);
+        assert_eq!(
+            Said::from_stored(1024),
+            Said::NoId,
+            "no node id is past 1023"
+        );
+        let holding = Holding::Another {
+            holder: "10.0.0.2:5432".into(),
+            copy: true,
+        };
+        let told = Told::Holding(holding.clone());
+        let (code, holder) = told.stored("ignored");
+        assert_eq!(Holding::from_code(code, holder), Some(holding));
+        assert_eq!(Told::Said(Said::Id(7)).stored("p"), (7, "p"));
+    }
+
     fn answer(node_id: i32) -> Option<Answer> {
         Some(Answer {
-            node_id,
+            said: Said::from_stored(node_id),
             name: format!("p{node_id}"),
         })
     }
@@ -432,7 +513,10 @@ mod tests {
             Judgement::Mint
         );
         assert_eq!(
-            judge_publishers(-1, &[publisher("a", answer(NO_CHRONOID), None)]),
+            judge_publishers(
+                -1,
+                &[publisher("a", answer(Said::NoChronoid.stored()), None)]
+            ),
             Judgement::Mint
         );
         assert!(message(judge_publishers(2, &[publisher("a", answer(2), None)]))

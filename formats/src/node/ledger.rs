@@ -73,7 +73,9 @@ pub struct Peer {
     pub system: u64,
     /// When that instance first asked its peers (0: not told).
     pub since: u64,
-    /// The node id it answered (-1: none; below: no chronoid there).
+    /// What it answered, as `node_judging::Told::stored` stores it: its
+    /// node id (`Said::stored`: -1 none, -2 no chronoid there), or, for a
+    /// Citus group's holder, the holding's code.
     pub node_id: i32,
     /// This server's node id when it answered (-1: none).
     pub own_id: i32,
