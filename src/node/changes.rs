@@ -146,20 +146,26 @@ unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid)
 unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
     match event {
         // Still in the transaction: the catalog may be read.
+        // Only a superuser's transaction can change what a verdict rests
+        // on (a superuser's subscription, a Citus formation's tables,
+        // Citus itself): any other role's, however it churns its own
+        // subscriptions and schemas, or prepares and leaves them, moves no
+        // epoch and holds no verdict.
         pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT => {
             let wrote = own_changes_seen().is_some();
-            AT_COMMIT.set(CHANGE_SEEN.replace(false) && wrote);
+            let change = CHANGE_SEEN.replace(false);
+            let schemas = SCHEMAS_SEEN.replace(false);
             // SAFETY: whether its user is a superuser (a cached syscache
             // lookup), before it commits.
-            let mine = SCHEMAS_SEEN.replace(false) && wrote && unsafe { pg_sys::superuser() };
-            SCHEMAS_AT_COMMIT.set(mine);
+            let superuser = wrote && (change || schemas) && unsafe { pg_sys::superuser() };
+            AT_COMMIT.set(change && superuser);
+            SCHEMAS_AT_COMMIT.set(schemas && superuser);
         }
         pg_sys::XactEvent::XACT_EVENT_PRE_PREPARE => {
             let xid = own_changes_seen();
-            let change = CHANGE_SEEN.replace(false);
+            let seen = CHANGE_SEEN.replace(false) | SCHEMAS_SEEN.replace(false);
             // SAFETY: as above.
-            let schemas = SCHEMAS_SEEN.replace(false) && unsafe { pg_sys::superuser() };
-            if let Some(xid) = xid.filter(|_| change || schemas) {
+            if let Some(xid) = xid.filter(|_| seen && unsafe { pg_sys::superuser() }) {
                 PREPARED_SLOT.set(Some(note_prepared(xid, my_db())));
             }
         }

@@ -291,6 +291,26 @@ set_node_id($n{east}, 1);
 	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'many_$_'") for 1 .. 16;
 	$n{east}->safe_psql('postgres', join(";\n", map { "ALTER SUBSCRIPTION many_$_ SET (slot_name = NONE); DROP SUBSCRIPTION many_$_" } 1 .. 17));
 	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'all rolled back: east mints');
+	# A role that is not a superuser (pg_create_subscription) changes only
+	# its own subscriptions, which no verdict rests on: one it prepares and
+	# leaves holds nothing, takes none of the 16, and its changes in a loop
+	# move no epoch.
+	$n{east}->safe_psql('postgres', 'CREATE ROLE subber LOGIN; GRANT pg_create_subscription TO subber; GRANT CREATE ON DATABASE postgres TO subber');
+	my $as_subber = [ '-U', 'subber', '-v', 'VERBOSITY=verbose' ];
+	$n{east}->safe_psql('postgres', "CREATE SUBSCRIPTION mine CONNECTION '$conn password=x' PUBLICATION mesh WITH (connect = false)",
+		extra_params => $as_subber);
+	$n{east}->safe_psql('postgres', "BEGIN; ALTER SUBSCRIPTION mine RENAME TO mine_prepared; PREPARE TRANSACTION 'subber_1'",
+		extra_params => $as_subber);
+	$n{east}->safe_psql('postgres', "CREATE SUBSCRIPTION mine_$_ CONNECTION '$conn password=x' PUBLICATION mesh WITH (connect = false); BEGIN; ALTER SUBSCRIPTION mine_$_ RENAME TO mine_${_}_p; PREPARE TRANSACTION 'subber_$_'",
+		extra_params => $as_subber) for 2 .. 17;
+	(undef, $o, $e) = $n{east}->psql('postgres', "SET statement_timeout = '2s'; SELECT nanoflake_generator(gen_nanoflake())");
+	is($o, '1', "17 transactions of a role that is not a superuser, prepared with changes to its own subscriptions: east mints at once") or diag($e);
+	$n{east}->safe_psql('postgres', "BEGIN; ALTER SUBSCRIPTION from_west RENAME TO from_west_p; PREPARE TRANSACTION 'super'");
+	like($n{east}->safe_psql('postgres', q{SELECT state FROM chronoid_node_verdicts WHERE database = 'postgres'}),
+		qr/^being judged$/, 'while a superuser\'s, prepared, still holds the verdict');
+	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'super'");
+	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'subber_$_'") for 1 .. 17;
+	$n{east}->safe_psql('postgres', join(";\n", map { "ALTER SUBSCRIPTION $_ SET (slot_name = NONE); DROP SUBSCRIPTION $_" } 'mine', map { "mine_$_" } 2 .. 17));
 	$twin->stop;
 }
 
