@@ -31,7 +31,7 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use pgrx::pg_sys;
 
@@ -40,9 +40,12 @@ use std::sync::atomic::Ordering;
 use super::verdict;
 
 thread_local! {
-    /// A subscription's or a Citus table's invalidation seen in this
-    /// transaction.
+    /// A Citus formation's table's invalidation seen in this transaction
+    /// (only a superuser may write those tables).
     static CHANGE_SEEN: Cell<bool> = const { Cell::new(false) };
+    /// The syscache hash values of the subscriptions whose invalidations
+    /// were seen in this transaction (more than `MAX_HASHES`: `None`).
+    static SUBSCRIPTIONS_SEEN: RefCell<Option<Vec<u32>>> = const { RefCell::new(Some(Vec::new())) };
     /// This transaction wrote and saw one: told as it commits.
     static AT_COMMIT: Cell<bool> = const { Cell::new(false) };
     /// A schema's invalidation seen in this transaction.
@@ -102,10 +105,11 @@ pub fn register() {
     }
 }
 
-/// Seen in this transaction: told as it commits, if it wrote (the session
-/// that made the change). A backend that only receives the invalidation
-/// (every other one, after the commit) has nothing to tell: the writer
-/// told it already, once, as its commit became visible.
+/// A Citus formation's table, seen in this transaction: told as it
+/// commits, if it wrote (the session that made the change). A backend that
+/// only receives the invalidation (every other one, after the commit) has
+/// nothing to tell: the writer told it already, once, as its commit became
+/// visible.
 fn changed() {
     // SAFETY: whether this backend is in a transaction.
     if unsafe { pg_sys::IsTransactionState() } {
@@ -117,16 +121,70 @@ fn changed() {
     request_look();
 }
 
+/// Subscriptions told of one by one in a transaction; past it, any.
+const MAX_HASHES: usize = 64;
+
 #[pgrx::pg_guard]
-unsafe extern "C-unwind" fn on_subscription(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
-    changed();
+unsafe extern "C-unwind" fn on_subscription(_arg: pg_sys::Datum, _cache: i32, hash: u32) {
+    // SAFETY: as in `changed`.
+    if unsafe { pg_sys::IsTransactionState() } {
+        SUBSCRIPTIONS_SEEN.with_borrow_mut(|seen| {
+            if let Some(hashes) = seen {
+                if hashes.len() < MAX_HASHES && hash != 0 {
+                    hashes.push(hash);
+                } else {
+                    *seen = None;
+                }
+            }
+        });
+    }
+    request_look();
+}
+
+/// Whether the subscriptions changed in this transaction include one a
+/// verdict rests on: owned by a superuser once changed (created, altered,
+/// given to one). A subscription dropped, or given to a role that is not
+/// a superuser, leaves fewer peers to judge: the verdict standing is no
+/// less safe. Who commits does not matter (a superuser's function another
+/// role calls, or `SET ROLE` before the commit): what changed does.
+fn a_verdicts_subscription_changed() -> bool {
+    let seen = SUBSCRIPTIONS_SEEN.replace(Some(Vec::new()));
+    if seen.as_ref().is_some_and(Vec::is_empty) {
+        return false;
+    }
+    crate::pg::subscriptions::all().iter().any(|sub| {
+        crate::pg::subscriptions::owned_by_superuser(sub.owner)
+            && seen.as_ref().is_none_or(|hashes| {
+                // SAFETY: the catalog cache's hash of a key, no lookup.
+                let hash = unsafe {
+                    pg_sys::GetSysCacheHashValue(
+                        pg_sys::SysCacheIdentifier::SUBSCRIPTIONOID as i32,
+                        pg_sys::Datum::from(sub.oid),
+                        pg_sys::Datum::from(0),
+                        pg_sys::Datum::from(0),
+                        pg_sys::Datum::from(0),
+                    )
+                };
+                hashes.contains(&hash)
+            })
+    })
+}
+
+/// Whether this database has Citus, and the worker does not count it a
+/// Citus node, or the other way round (`CREATE EXTENSION citus` made a
+/// schema, or `DROP EXTENSION` dropped one): only then do schemas matter,
+/// so no role churning schemas of its own holds callers up.
+fn citus_here_changed() -> bool {
+    // SAFETY: a catalog lookup, in this transaction.
+    let has = unsafe { pg_sys::get_extension_oid(c"citus".as_ptr(), true) } != pg_sys::InvalidOid;
+    has != verdict::lists_citus(my_db())
 }
 
 /// A schema created, altered or dropped (`CREATE EXTENSION citus` makes
-/// one): whether this database is a Citus node may have changed. Only a
-/// superuser can create Citus, so only a superuser's transaction that
-/// wrote tells the worker, as it commits (`on_xact`): no other role can
-/// make callers wait by creating and dropping schemas or extensions.
+/// one): whether this database is a Citus node may have changed. Told as
+/// the transaction commits only where Citus's presence here disagrees with
+/// what the worker last read (`citus_here_changed`): no role can make
+/// callers wait by creating and dropping schemas or extensions.
 #[pgrx::pg_guard]
 unsafe extern "C-unwind" fn on_schema(_arg: pg_sys::Datum, _cache: i32, _hash: u32) {
     // SAFETY: as in `changed`.
@@ -146,27 +204,24 @@ unsafe extern "C-unwind" fn on_relcache(_arg: pg_sys::Datum, relid: pg_sys::Oid)
 unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut std::ffi::c_void) {
     match event {
         // Still in the transaction: the catalog may be read.
-        // Only a superuser's transaction can change what a verdict rests
-        // on (a superuser's subscription, a Citus formation's tables,
-        // Citus itself): any other role's, however it churns its own
-        // subscriptions and schemas, or prepares and leaves them, moves no
-        // epoch and holds no verdict.
+        // Only a change a verdict rests on counts (a superuser's
+        // subscription, a Citus formation's tables, Citus itself): no
+        // other role's, however it churns its own subscriptions and
+        // schemas, or prepares and leaves them, moves the epoch or holds a
+        // verdict.
         pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT => {
-            let wrote = own_changes_seen().is_some();
-            let change = CHANGE_SEEN.replace(false);
-            let schemas = SCHEMAS_SEEN.replace(false);
-            // SAFETY: whether its user is a superuser (a cached syscache
-            // lookup), before it commits.
-            let superuser = wrote && (change || schemas) && unsafe { pg_sys::superuser() };
-            AT_COMMIT.set(change && superuser);
-            SCHEMAS_AT_COMMIT.set(schemas && superuser);
+            let (change, schemas) = own_change_counts().map_or((false, false), |c| c);
+            AT_COMMIT.set(change);
+            SCHEMAS_AT_COMMIT.set(schemas);
         }
         pg_sys::XactEvent::XACT_EVENT_PRE_PREPARE => {
-            let xid = own_changes_seen();
-            let seen = CHANGE_SEEN.replace(false) | SCHEMAS_SEEN.replace(false);
-            // SAFETY: as above.
-            if let Some(xid) = xid.filter(|_| seen && unsafe { pg_sys::superuser() }) {
-                PREPARED_SLOT.set(Some(note_prepared(xid, my_db())));
+            if let Some(xid) = own_changes_seen() {
+                let (change, schemas) = counts_seen();
+                if change || schemas {
+                    PREPARED_SLOT.set(Some(note_prepared(xid, my_db())));
+                }
+            } else {
+                forget_seen();
             }
         }
         pg_sys::XactEvent::XACT_EVENT_PREPARE if PREPARED_SLOT.take().is_some() => {
@@ -184,9 +239,8 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
             if let Some(i) = PREPARED_SLOT.take() {
                 verdict::shared().prepared[i].store(0, Ordering::Release);
             }
-            CHANGE_SEEN.set(false);
+            forget_seen();
             AT_COMMIT.set(false);
-            SCHEMAS_SEEN.set(false);
             SCHEMAS_AT_COMMIT.set(false);
         }
         _ => {}
@@ -241,6 +295,31 @@ pub fn take_schemas_changed() -> Option<Vec<u32>> {
         .filter(|db| *db != 0)
         .collect();
     (!all).then_some(dbs)
+}
+
+/// At pre-commit: whether this transaction, if it wrote, changed what a
+/// verdict rests on, and whether it made or dropped Citus here.
+fn own_change_counts() -> Option<(bool, bool)> {
+    if own_changes_seen().is_none() {
+        forget_seen();
+        return None;
+    }
+    Some(counts_seen())
+}
+
+/// What the invalidations seen in this transaction come to (and forgets
+/// them): a change a verdict rests on, Citus made or dropped here.
+fn counts_seen() -> (bool, bool) {
+    let formation = CHANGE_SEEN.replace(false);
+    let change = a_verdicts_subscription_changed() || formation;
+    let schemas = SCHEMAS_SEEN.replace(false) && citus_here_changed();
+    (change, schemas)
+}
+
+fn forget_seen() {
+    CHANGE_SEEN.set(false);
+    SCHEMAS_SEEN.set(false);
+    SUBSCRIPTIONS_SEEN.set(Some(Vec::new()));
 }
 
 /// Notes a transaction that prepares a change (its xid and database) for

@@ -185,6 +185,15 @@ fn slot(scope: Scope) -> Option<&'static Slot> {
     }
 }
 
+/// Whether the worker counts database `db` a Citus node.
+pub fn lists_citus(db: u32) -> bool {
+    is_preloaded()
+        && shared()
+            .citus
+            .iter()
+            .any(|c| c.db.load(Ordering::Acquire) == db)
+}
+
 /// Whether `relid` is one of the Citus formation's tables in database `db`.
 pub fn is_formation_table(db: u32, relid: u32) -> bool {
     if !is_preloaded() || relid == 0 {
@@ -455,7 +464,7 @@ fn wait_for_verdict(function: &str, node: Option<u16>) {
             error_with_hint(
                 PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
                 format!("{function} refuses: {why} (waited {} s)", WAIT_FOR_VERDICT_MS / 1000),
-                "Call again in a moment. The \"chronoid peer worker\" background worker judges whether this server may mint; see the server log and chronoid_node_verdicts.",
+                "Call again in a moment. The \"chronoid peer worker\" background worker judges whether this server may mint; see the server log and chronoid_node_verdicts (a prepared transaction that changes a subscription or a Citus formation holds every verdict until COMMIT PREPARED or ROLLBACK PREPARED: pg_prepared_xacts).",
             );
         }
         // SAFETY: this process's latch; an interrupt (a cancel) raises

@@ -264,6 +264,26 @@ set_node_id($n{east}, 1);
 	is($o, '', 'and makes no ID') or diag($o);
 	like(gen_error($n{east}, 'gen_nanoflake'), $clash, 'then refuses');
 	$back->('pointed back at west');
+	# What changed counts, not who commits: a superuser's SECURITY DEFINER
+	# function a LOGIN role calls, and a superuser's SET ROLE before the
+	# commit or the prepare.
+	$n{east}->safe_psql('postgres', qq{CREATE ROLE app LOGIN;
+		CREATE FUNCTION to_twin() RETURNS void LANGUAGE plpgsql SECURITY DEFINER AS \$\$ BEGIN EXECUTE \$q\$$to_twin\$q\$; END \$\$;
+		GRANT EXECUTE ON FUNCTION to_twin() TO app});
+	kill 'STOP', $worker;
+	my ($r, $o2, $e2) = $n{east}->psql('postgres', "SET statement_timeout = '2s';\nSELECT to_twin();\nSELECT nanoflake_generator(gen_nanoflake());",
+		extra_params => [ '-U', 'app', '-v', 'VERBOSITY=verbose' ]);
+	kill 'CONT', $worker;
+	like($e2, qr/57014: canceling statement due to statement timeout/,
+		'changed by a superuser\'s SECURITY DEFINER function that a LOGIN role calls: the next statement waits for the worker');
+	$back->('pointed back at west');
+	($o, $e) = $stopped->("BEGIN;\n$to_twin;\nSET LOCAL ROLE app;\nCOMMIT;");
+	like($e, qr/57014: canceling statement due to statement timeout/, 'changed by a superuser who SET ROLE before COMMIT: the next statement waits');
+	$back->('pointed back at west');
+	$n{east}->safe_psql('postgres', "BEGIN; $to_twin; SET LOCAL ROLE app; PREPARE TRANSACTION 'twin'");
+	like($n{east}->safe_psql('postgres', q{SELECT state FROM chronoid_node_verdicts WHERE database = 'postgres'}),
+		qr/^being judged$/, 'and before PREPARE TRANSACTION: the verdict waits for it');
+	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'twin'");
 
 	$n{east}->safe_psql('postgres', "BEGIN; $to_twin; PREPARE TRANSACTION 'twin'");
 	# Prepared: callers wait until it ends; the view says why.
