@@ -236,8 +236,10 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
             }
         }
         pg_sys::XactEvent::XACT_EVENT_ABORT => {
+            // A transaction that failed to prepare after it was noted.
             if let Some(i) = PREPARED_SLOT.take() {
-                verdict::shared().prepared[i].store(0, Ordering::Release);
+                let entry = verdict::shared().prepared[i].swap(0, Ordering::AcqRel);
+                let _ = std::fs::remove_file(prepared_path(entry as u32, (entry >> 32) as u32));
             }
             forget_seen();
             AT_COMMIT.set(false);
@@ -322,16 +324,29 @@ fn forget_seen() {
     SUBSCRIPTIONS_SEEN.set(Some(Vec::new()));
 }
 
+/// Where a prepared change is noted so that a restart or a crash keeps
+/// it (shared memory does not): one empty file per transaction, named
+/// `XID.DB`, in the data directory, fsynced before the transaction is
+/// prepared and removed once it has ended.
+const PREPARED_DIR: &str = "chronoid.prepared";
+
+fn prepared_path(xid: u32, db: u32) -> std::path::PathBuf {
+    std::path::Path::new(PREPARED_DIR).join(format!("{xid}.{db}"))
+}
+
+fn write_prepared(xid: u32, db: u32) -> std::io::Result<()> {
+    std::fs::create_dir_all(PREPARED_DIR)?;
+    std::fs::File::create(prepared_path(xid, db))?.sync_all()?;
+    std::fs::File::open(PREPARED_DIR)?.sync_all()
+}
+
 /// Notes a transaction that prepares a change (its xid and database) for
-/// the worker, before it is prepared; raises where every slot is taken,
-/// which aborts it.
+/// the worker, in shared memory and on disk, before it is prepared;
+/// raises where every slot is taken or the note cannot be written, which
+/// aborts it.
 fn note_prepared(xid: pg_sys::TransactionId, db: u32) -> usize {
-    let entry = (u64::from(db) << 32) | u64::from(u32::from(xid));
-    let free = verdict::shared().prepared.iter().position(|e| {
-        e.compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-    });
-    free.unwrap_or_else(|| {
+    let xid = u32::from(xid);
+    let Some(slot) = claim_prepared(xid, db) else {
         crate::pg::error::error_with_hint(
             pgrx::PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
             format!(
@@ -340,7 +355,59 @@ fn note_prepared(xid: pg_sys::TransactionId, db: u32) -> usize {
             ),
             "Commit or roll back the prepared transactions that change subscriptions or a Citus formation (pg_prepared_xacts), then prepare this one again.",
         )
+    };
+    if let Err(e) = write_prepared(xid, db) {
+        verdict::shared().prepared[slot].store(0, Ordering::Release);
+        crate::pg::error::error(
+            pgrx::PgSqlErrorCode::ERRCODE_IO_ERROR,
+            format!("could not note the prepared transaction {xid} in \"{PREPARED_DIR}\": {e}"),
+        )
+    }
+    slot
+}
+
+fn claim_prepared(xid: u32, db: u32) -> Option<usize> {
+    let entry = (u64::from(db) << 32) | u64::from(xid);
+    verdict::shared().prepared.iter().position(|e| {
+        e.compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
     })
+}
+
+fn xid_in_progress(xid: u32) -> bool {
+    // SAFETY: the proc array, under its lock; a prepared transaction is in
+    // progress until COMMIT PREPARED or ROLLBACK PREPARED (after a restart
+    // too, once recovery has restored it).
+    unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from(xid)) }
+}
+
+/// The worker, as it starts: the prepared changes noted on disk that are
+/// still prepared are noted in shared memory again (a restart or crash
+/// emptied it); the others' notes are removed.
+pub fn reload_prepared() {
+    let Ok(dir) = std::fs::read_dir(PREPARED_DIR) else {
+        return;
+    };
+    let noted: Vec<u64> = verdict::shared()
+        .prepared
+        .iter()
+        .map(|e| e.load(Ordering::Acquire))
+        .collect();
+    for name in dir.flatten().map(|e| e.file_name()) {
+        let Some((xid, db)) = name
+            .to_str()
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(x, d)| Some((x.parse::<u32>().ok()?, d.parse::<u32>().ok()?)))
+        else {
+            continue;
+        };
+        let entry = (u64::from(db) << 32) | u64::from(xid);
+        if !xid_in_progress(xid) {
+            let _ = std::fs::remove_file(prepared_path(xid, db));
+        } else if !noted.contains(&entry) && claim_prepared(xid, db).is_none() {
+            pgrx::log!("chronoid: no room to note prepared transaction {xid} again; its change is judged when it ends");
+        }
+    }
 }
 
 /// The worker: the transactions prepared with a change that are still
@@ -355,15 +422,15 @@ pub fn prepared_changes() -> (Vec<u32>, Vec<u32>) {
             continue;
         }
         let xid = entry as u32;
-        // SAFETY: the proc array, under its lock; a prepared transaction
-        // is in progress until COMMIT PREPARED or ROLLBACK PREPARED.
-        if unsafe { pg_sys::TransactionIdIsInProgress(pg_sys::TransactionId::from(xid)) } {
+        if xid_in_progress(xid) {
             pending.push(xid);
         } else if e
             .compare_exchange(entry, 0, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
         {
-            ended.push((entry >> 32) as u32);
+            let db = (entry >> 32) as u32;
+            let _ = std::fs::remove_file(prepared_path(xid, db));
+            ended.push(db);
         }
     }
     (pending, ended)

@@ -114,6 +114,8 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
     }
     // SAFETY: this process's latch and pid, for callers to wake it.
     unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
+    // Prepared changes a restart or crash took out of shared memory.
+    changes::reload_prepared();
     let mut w = Worker {
         citus_preloaded: crate::pg::guards::preloads("citus"),
         ..Default::default()

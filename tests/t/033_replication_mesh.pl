@@ -299,6 +299,33 @@ set_node_id($n{east}, 1);
 	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'twin'");
 	is($n{east}->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1',
 		'prepared again and rolled back: east mints');
+	# Prepared, then the server restarted or crashed: the note is kept on
+	# disk (chronoid.prepared), so the verdict still waits, and the change
+	# committed after the restart is judged before the next ID.
+	for my $how (qw(restarted crashed))
+	{
+		$n{east}->safe_psql('postgres', "BEGIN; $to_twin; PREPARE TRANSACTION 'across'");
+		if ($how eq 'restarted')
+		{
+			$n{east}->restart;
+		}
+		else
+		{
+			crash_cluster($n{east});
+			$n{east}->start;
+		}
+		ok($n{east}->poll_query_until('postgres',
+				q{SELECT state || ': ' || coalesce(reason, '') FROM chronoid_node_verdicts WHERE database = 'postgres'},
+				'being judged: waiting for prepared transaction ' . $n{east}->safe_psql('postgres', q{SELECT transaction FROM pg_prepared_xacts WHERE gid = 'across'})
+				  . ', which changes what the verdict rests on, to be committed or rolled back'),
+			"the same change prepared, the server $how: the verdict still waits for it");
+		$worker = $n{east}->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'chronoid peer worker'});
+		($o, $e) = $stopped->("COMMIT PREPARED 'across';");
+		like($e, qr/57014: canceling statement due to statement timeout/, "committed after the server $how: the next statement waits for the worker");
+		is($o, '', 'and makes no ID') or diag($o);
+		like(gen_error($n{east}, 'gen_nanoflake'), $clash, 'then refuses');
+		$back->('pointed back at west');
+	}
 	# At most 16 such transactions prepared at once: the 17th cannot be.
 	my $conn = $n{west}->connstr('postgres') =~ s/'//gr;
 	$n{east}->safe_psql('postgres', join(";\n", map { "CREATE SUBSCRIPTION many_$_ CONNECTION '$conn' PUBLICATION mesh WITH (connect = false)" } 1 .. 17));
