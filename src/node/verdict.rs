@@ -399,13 +399,20 @@ pub fn citus_group_here() -> Option<i32> {
 
 /// Refuses (55000) unless the worker's verdict lets this server mint with
 /// `node` now: one read of the word and one of the epoch when it does.
-pub fn require_mint(function: &str, node: Option<u16>) {
+/// Returns the node id to mint with: `node`, or, where this database's
+/// Citus group changed while the call waited, the one `node_now` (the node
+/// id in effect, read again) gives for the new group.
+pub fn require_mint(
+    function: &str,
+    node: Option<u16>,
+    node_now: impl Fn() -> Option<Option<u16>>,
+) -> Option<u16> {
     let (sl, _) = here();
     let word = sl.word.load(Ordering::Acquire);
     match Verdict::reading(word, epoch(), node) {
-        Reading::Mint => {}
+        Reading::Mint => node,
         Reading::Refuse => refuse(function, sl),
-        Reading::Wait => wait_for_verdict(function, node),
+        Reading::Wait => wait_for_verdict(function, node, node_now),
     }
 }
 
@@ -426,16 +433,28 @@ fn refuse(function: &str, sl: &Slot) -> ! {
     )
 }
 
-fn wait_for_verdict(function: &str, node: Option<u16>) {
+fn wait_for_verdict(
+    function: &str,
+    mut node: Option<u16>,
+    node_now: impl Fn() -> Option<Option<u16>>,
+) -> Option<u16> {
     let s = shared();
     let started = Instant::now();
     wake_worker();
     loop {
-        // The table may change meanwhile (a Citus database found).
-        let (sl, _) = here();
+        // The table may change meanwhile (a Citus database found, its
+        // group id changed: the call mints, or is refused, under the new
+        // one, which the worker judged; a change of the setting is a
+        // reload, below).
+        let (sl, citus) = here();
+        if citus.is_some() {
+            if let Some(now) = node_now() {
+                node = now;
+            }
+        }
         let word = sl.word.load(Ordering::Acquire);
         match Verdict::reading(word, epoch(), node) {
-            Reading::Mint => return,
+            Reading::Mint => return node,
             Reading::Refuse => refuse(function, sl),
             Reading::Wait => {}
         }

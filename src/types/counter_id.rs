@@ -222,12 +222,16 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     let epoch = T::epoch_unix_ms();
     let mut clock = Observed::new(BackendClock);
     let node = crate::node::identity::node_in_effect(function);
-    crate::node::verdict::require_mint(function, node.id);
+    let node = crate::node::verdict::require_mint(
+        function,
+        node.id,
+        crate::node::identity::node_unguarded,
+    );
     let result = T::generate(
         &covered,
         &mut clock,
         epoch,
-        T::node_or_random(node.id, function),
+        T::node_or_random(node, function),
     );
     let stats = T::GENERATOR.stats();
     match result {

@@ -475,9 +475,23 @@ is(query($w4, 'SELECT nanoflake_generator(gen_nanoflake())'), $g4, "worker4 (gro
 	like($e, qr/57014: canceling statement due to statement timeout/,
 		"worker4's group id changed alone (autocommit): the session's next statement waits for the worker");
 	is($o, '', 'and makes no ID') or diag($o);
+	# A caller that waits takes the group the worker judged once it has:
+	# the next statement is refused for group 77, not kept waiting 12 s
+	# for a verdict on group 4.
 	$w4->safe_psql('postgres', "UPDATE pg_dist_local_group SET groupid = $g4");
 	ok($w4->poll_query_until('postgres', "SELECT nanoflake_generator(gen_nanoflake()) = $g4"),
 		'its group id put back: worker4 mints with it');
+	my $t0 = Time::HiRes::time();
+	($r, $o, $e) = $w4->psql('postgres', "UPDATE pg_dist_local_group SET groupid = 77;\nSELECT nanoflake_generator(gen_nanoflake());",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	my $took = Time::HiRes::time() - $t0;
+	like($e, qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group 77, but the formation's coordinator/,
+		"its group id changed again, the worker running: the session's next statement is refused for group 77");
+	# Not a timing of chronoid: a caller kept waiting gives up after 12 s.
+	ok($took < 8, sprintf('once the worker has judged it (%.1f s)', $took));
+	$w4->safe_psql('postgres', "UPDATE pg_dist_local_group SET groupid = $g4");
+	ok($w4->poll_query_until('postgres', "SELECT nanoflake_generator(gen_nanoflake()) = $g4"),
+		'put back again: worker4 mints with it');
 }
 coord('SELECT citus_remove_node(\'127.0.0.1\', ' . $w4->port . ')');
 refused_within($w4,
