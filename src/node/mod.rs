@@ -8,6 +8,8 @@
 //! - `verdict`: whether this server may mint, in shared memory: one verdict
 //!   for the server, one more per Citus database, read by every counter
 //!   generator with one word;
+//! - `callers`: a caller's side of them: mint, refuse with the reason, or
+//!   wait for the worker's verdict on what it sees;
 //! - `peer_worker`: the one process that asks: it reads what the verdicts
 //!   rest on, judges and publishes them, and asks the peers that are due;
 //! - `rounds`: the worker's rounds: each scope's facts judged and
@@ -30,6 +32,7 @@
 
 pub mod answering;
 pub mod asking;
+pub mod callers;
 pub mod changes;
 pub mod citus;
 pub mod identity;

@@ -222,7 +222,7 @@ pub fn generate<T: CounterIdSqlType>(function: &str) -> T {
     let epoch = T::epoch_unix_ms();
     let mut clock = Observed::new(BackendClock);
     let node = crate::node::identity::node_in_effect(function);
-    let node = crate::node::verdict::require_mint(
+    let node = crate::node::callers::require_mint(
         function,
         node.id,
         crate::node::identity::node_unguarded,
