@@ -4,8 +4,8 @@
 //! syscache invalidation of `pg_subscription`), a Citus formation's table
 //! changed (a relcache invalidation naming `pg_dist_node` or
 //! `pg_dist_local_group`, whose oids the worker published beside the
-//! database's verdict, or every relation), or, by a superuser, a schema
-//! created or dropped in a database (`CREATE EXTENSION citus` makes one,
+//! database's verdict, or every relation), or a schema created or dropped
+//! where Citus was made or dropped (`CREATE EXTENSION citus` makes one,
 //! and the database a Citus node: the worker reads it again before it
 //! judges). The transaction that wrote the change moves the configuration
 //! epoch on as it commits, once its commit is visible
@@ -20,8 +20,8 @@
 //! committed later by another backend, whose own callbacks know nothing
 //! of it: it is noted in shared memory as it prepares, the epoch moves on,
 //! and the worker judges nothing until it has ended (`prepared_changes`).
-//! Backends that only
-//! receive the invalidation (every other one) tell nothing: a Citus
+//! Backends that only receive the invalidation (every other one) tell
+//! nothing but the worker: a Citus
 //! formation's metadata sync, or the worker's own reading of it, sets no
 //! storm of epochs going. No catalog is read in a callback.
 //!
@@ -210,18 +210,13 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
         // schemas, or prepares and leaves them, moves the epoch or holds a
         // verdict.
         pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT => {
-            let (change, schemas) = own_change_counts().map_or((false, false), |c| c);
+            let (change, schemas) = own_change_counts().map_or((false, false), |(_, c, s)| (c, s));
             AT_COMMIT.set(change);
             SCHEMAS_AT_COMMIT.set(schemas);
         }
         pg_sys::XactEvent::XACT_EVENT_PRE_PREPARE => {
-            if let Some(xid) = own_changes_seen() {
-                let (change, schemas) = counts_seen();
-                if change || schemas {
-                    PREPARED_SLOT.set(Some(note_prepared(xid, my_db())));
-                }
-            } else {
-                forget_seen();
+            if let Some((xid, true, _) | (xid, _, true)) = own_change_counts() {
+                PREPARED_SLOT.set(Some(note_prepared(xid, my_db())));
             }
         }
         pg_sys::XactEvent::XACT_EVENT_PREPARE if PREPARED_SLOT.take().is_some() => {
@@ -238,8 +233,8 @@ unsafe extern "C-unwind" fn on_xact(event: pg_sys::XactEvent::Type, _arg: *mut s
         pg_sys::XactEvent::XACT_EVENT_ABORT => {
             // A transaction that failed to prepare after it was noted.
             if let Some(i) = PREPARED_SLOT.take() {
-                let entry = verdict::shared().prepared[i].swap(0, Ordering::AcqRel);
-                let _ = std::fs::remove_file(prepared_path(entry as u32, (entry >> 32) as u32));
+                let (xid, db) = xid_and_db(verdict::shared().prepared[i].swap(0, Ordering::AcqRel));
+                let _ = std::fs::remove_file(prepared_path(xid, db));
             }
             forget_seen();
             AT_COMMIT.set(false);
@@ -299,14 +294,16 @@ pub fn take_schemas_changed() -> Option<Vec<u32>> {
     (!all).then_some(dbs)
 }
 
-/// At pre-commit: whether this transaction, if it wrote, changed what a
-/// verdict rests on, and whether it made or dropped Citus here.
-fn own_change_counts() -> Option<(bool, bool)> {
-    if own_changes_seen().is_none() {
+/// At pre-commit or pre-prepare: where this transaction wrote, its xid,
+/// whether it changed what a verdict rests on, and whether it made or
+/// dropped Citus here.
+fn own_change_counts() -> Option<(pg_sys::TransactionId, bool, bool)> {
+    let Some(xid) = own_changes_seen() else {
         forget_seen();
         return None;
-    }
-    Some(counts_seen())
+    };
+    let (change, schemas) = counts_seen();
+    Some((xid, change, schemas))
 }
 
 /// What the invalidations seen in this transaction come to (and forgets
@@ -366,8 +363,18 @@ fn note_prepared(xid: pg_sys::TransactionId, db: u32) -> usize {
     slot
 }
 
+/// A prepared change's entry in `Shared::prepared`: its database above its
+/// xid (0: a free slot).
+fn entry_of(xid: u32, db: u32) -> u64 {
+    (u64::from(db) << 32) | u64::from(xid)
+}
+
+fn xid_and_db(entry: u64) -> (u32, u32) {
+    (entry as u32, (entry >> 32) as u32)
+}
+
 fn claim_prepared(xid: u32, db: u32) -> Option<usize> {
-    let entry = (u64::from(db) << 32) | u64::from(xid);
+    let entry = entry_of(xid, db);
     verdict::shared().prepared.iter().position(|e| {
         e.compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
@@ -401,7 +408,7 @@ pub fn reload_prepared() {
         else {
             continue;
         };
-        let entry = (u64::from(db) << 32) | u64::from(xid);
+        let entry = entry_of(xid, db);
         if !xid_in_progress(xid) {
             let _ = std::fs::remove_file(prepared_path(xid, db));
         } else if !noted.contains(&entry) && claim_prepared(xid, db).is_none() {
@@ -421,14 +428,13 @@ pub fn prepared_changes() -> (Vec<u32>, Vec<u32>) {
         if entry == 0 {
             continue;
         }
-        let xid = entry as u32;
+        let (xid, db) = xid_and_db(entry);
         if xid_in_progress(xid) {
             pending.push(xid);
         } else if e
             .compare_exchange(entry, 0, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
         {
-            let db = (entry >> 32) as u32;
             let _ = std::fs::remove_file(prepared_path(xid, db));
             ended.push(db);
         }
