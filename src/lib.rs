@@ -64,9 +64,10 @@ pgrx::extension_sql_file!(
 /// Every setting chronoid defines, by the file that owns it: the table is
 /// composed here, apart from the machinery (`pg::guc`), as PostgreSQL's
 /// `guc_tables.c` is apart from `guc.c`.
-const SETTINGS: [pg::guc::Settings; 5] = [
+const SETTINGS: [pg::guc::Settings; 6] = [
     node::identity::SETTINGS,
     node::answering::SETTINGS,
+    node::handover::SETTINGS,
     types::nanoflake::SETTINGS,
     types::codokey::SETTINGS,
     durable::reserver::SETTINGS,
@@ -92,6 +93,7 @@ pub extern "C-unwind" fn _PG_init() {
     durable::reserver::register_worker();
     node::instance::request_shmem();
     node::verdict::request_shmem();
+    node::handover::request_shmem();
     node::peer_worker::register_worker();
     node::changes::register();
     // After every `pg_shmem_init!` above, so that it runs after their hooks

@@ -121,6 +121,7 @@ mod codecs {
 }
 /// Which node a server is, among servers: the policy across servers.
 mod node {
+    pub mod handover;
     pub mod id;
     pub mod judging;
     pub mod ledger;
@@ -134,7 +135,8 @@ mod fuzz;
 pub use codecs::{base36, time, wire};
 pub use generation::{clock, counter_id, generator_stats, high_water, millisecond_span, ticker};
 pub use node::{
-    id as node_id, judging as node_judging, ledger as node_ledger, verdict as node_verdict,
+    handover as node_handover, id as node_id, judging as node_judging, ledger as node_ledger,
+    verdict as node_verdict,
 };
 pub use types::{caloriosa, codokey, nanoflake, scru160, uid60};
 

@@ -6,6 +6,8 @@
 //!   the Citus formation) for its node id and the servers it knows;
 //! - `Question::Holding`: a Citus worker's coordinator, which node it lists
 //!   for the worker's group, then that node who it is;
+//! - `Question::Successor`: the server a promoted standby followed, over
+//!   a replication connection, to take its place (`handover.rs`);
 //! - `Question::Formation`: this server itself, one database, whether it
 //!   is a Citus node and what its formation's tables say (a Citus
 //!   database's facts are that database's: the worker reads them as the
@@ -103,6 +105,7 @@ enum Kind {
         user: String,
     },
     Formation,
+    Successor,
 }
 
 /// A question's outcome.
@@ -110,6 +113,9 @@ pub enum Outcome {
     Peer(Result<Answer, String>),
     Holding(Result<Holding, String>),
     Formation(Result<Formation, String>),
+    /// What the server said (itself, then its successor), `None` where
+    /// chronoid is not loaded there.
+    Successor(Result<Option<Vec<Known>>, String>),
 }
 
 impl Question {
@@ -147,6 +153,12 @@ impl Question {
         Question::new(Kind::Formation, conninfo, "chronoid peer worker")
     }
 
+    /// Asks the server a promoted standby followed (`conninfo`, a
+    /// replication connection) to take its place; `appname` says who asks.
+    pub fn successor(conninfo: &str, appname: &str) -> Question {
+        Question::new(Kind::Successor, conninfo, appname)
+    }
+
     fn new(kind: Kind, conninfo: &str, appname: &str) -> Question {
         Question {
             kind,
@@ -174,6 +186,8 @@ impl Question {
                          WHERE groupid OPERATOR(pg_catalog.=) {group} AND isactive AND noderole OPERATOR(pg_catalog.=) 'primary' ORDER BY nodeid LIMIT 1"
                     ),
                     Kind::Formation => IS_CITUS.to_owned(),
+                    // The replication protocol's SHOW: a walsender runs no SQL.
+                    Kind::Successor => "SHOW chronoid.successor".to_owned(),
                 }),
                 Stage::AskingHolder(c, _) => (c, ASK.to_owned()),
                 Stage::ReadingFormation(c) => (c, FORMATION.to_owned()),
@@ -210,6 +224,13 @@ impl Question {
             }
             (Kind::Holding { .. }, _) => Outcome::Holding(Err(why)),
             (Kind::Formation, _) => Outcome::Formation(Err(why)),
+            // chronoid not loaded there: it mints no counter IDs.
+            (Kind::Successor, _)
+                if why.contains("unrecognized configuration parameter \"chronoid.successor\"") =>
+            {
+                Outcome::Successor(Ok(None))
+            }
+            (Kind::Successor, _) => Outcome::Successor(Err(why)),
         }
     }
 
@@ -285,6 +306,13 @@ impl Question {
                 None
             }
             (Kind::Formation, _) => Some(Outcome::Formation(Ok(read_formation(rows)))),
+            (Kind::Successor, _) => {
+                let text = rows
+                    .first()
+                    .and_then(|r| r.first().cloned().flatten())
+                    .unwrap_or_default();
+                Some(Outcome::Successor(read_answer(&text, now_ms).map(Some)))
+            }
             (Kind::Holding { .. }, _) => None,
         }
     }

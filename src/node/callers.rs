@@ -57,6 +57,14 @@ fn wait_for_verdict(
     let started = Instant::now();
     wake_worker();
     loop {
+        // A server that gave its place away: no worker needed to say so.
+        if let Some((message, hint)) = super::handover::refusal() {
+            error_with_hint(
+                PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                format!("{function} refuses: {message}"),
+                &hint,
+            );
+        }
         // The table may change meanwhile (a Citus database found, its
         // group id changed: the call mints, or is refused, under the new
         // one, which the worker judged; a change of the setting is a

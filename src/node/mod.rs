@@ -23,7 +23,9 @@
 //! - `citus`: what a Citus formation's rows mean;
 //! - `ledger`: what this server remembers of its peers (`chronoid.peers`);
 //! - `instance`: which instance of its cluster this server is;
-//! - `answering`: what it tells a server that asks it.
+//! - `answering`: what it tells a server that asks it;
+//! - `handover`: a promoted standby taking the place of the server it
+//!   followed before its first ID, and that server giving way.
 //!
 //! A layer between the durable generators and the type adapters: its files
 //! import `src/durable/`, `src/pg/` and one another (never in a loop), never
@@ -35,6 +37,7 @@ pub mod asking;
 pub mod callers;
 pub mod changes;
 pub mod citus;
+pub mod handover;
 pub mod identity;
 pub mod instance;
 pub mod judging;

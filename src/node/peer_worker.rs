@@ -36,7 +36,7 @@ use pgrx::pg_sys;
 use super::asking::{self, Formation, Outcome, Question};
 use super::judging;
 use super::rounds::{Target, Worker};
-use super::{changes, verdict};
+use super::{changes, handover, verdict};
 use super::{identity, instance, ledger};
 use crate::pg::libpq;
 use crate::pg::subscriptions;
@@ -116,6 +116,8 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
     unsafe { verdict::publish_worker(pg_sys::MyLatch, pg_sys::MyProcPid) };
     // Prepared changes a restart or crash took out of shared memory.
     changes::reload_prepared();
+    // A successor recorded before a restart or crash.
+    handover::load();
     let mut w = Worker {
         citus_preloaded: crate::pg::guards::preloads("citus"),
         ..Default::default()
@@ -177,6 +179,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
         if judge {
             let round = w.judge_all(epoch);
             w.start_due_questions(&round);
+            w.ask_predecessor(&round.ledger);
         }
         let next_look = w
             .looked
@@ -193,6 +196,7 @@ impl Worker {
     fn look(&mut self) {
         self.looked = Some(Instant::now());
         self.settings = identity::settings();
+        self.predecessor = handover::Predecessor::look(self.predecessor.take());
         // SAFETY: a transaction for the catalog scans; aborted if one
         // raises (a lock not had within `lock_timeout`).
         unsafe { pg_sys::StartTransactionCommand() };
@@ -259,6 +263,22 @@ impl Worker {
                 self.note =
                     format!("minting on the last verdict: the catalogs could not be read ({why})");
             }
+        }
+    }
+
+    /// Asks the server this one was a standby of to give way, when due.
+    fn ask_predecessor(&mut self, ledger: &chronoid_formats::node_ledger::Ledger) {
+        let busy = self
+            .questions
+            .iter()
+            .any(|(t, _)| matches!(t, Target::Predecessor { .. }));
+        let Some(p) = self.predecessor.as_mut().filter(|_| !busy) else {
+            return;
+        };
+        if let Some((conninfo, appname)) = p.due(ledger) {
+            let key = p.key.clone();
+            let q = Question::successor(&conninfo, &appname);
+            self.questions.push((Target::Predecessor { key }, q));
         }
     }
 
@@ -406,6 +426,23 @@ impl Worker {
                         }
                     }
                 }
+                (Target::Predecessor { key }, Outcome::Successor(r)) => match r {
+                    Ok(lines) => {
+                        self.failed.remove(&key);
+                        let answer = asking::Answer {
+                            told: Told::Handover(handover::read(lines.as_deref())),
+                            name: "the server this one was a standby of".into(),
+                            known: vec![instance::own(identity::node_id_set())],
+                        };
+                        answers.push((key, identity::node_id_set(), answer, false));
+                    }
+                    Err(why) => {
+                        if self.failed.get(&key) != Some(&why) {
+                            pgrx::log!("chronoid: could not ask the server this one was a standby of (primary_conninfo) to give way: {why}{}", if chronoid_formats::node_handover::answered_with_error(&why) { "; asking again before minting" } else { "; taken for down, as after a failover: minting (docs/across-servers.md, \"Handover\")" });
+                        }
+                        self.failed.insert(key, why);
+                    }
+                },
                 (Target::Formation { db, started }, Outcome::Formation(r)) => {
                     if let Some(d) = self.databases.get_mut(&db) {
                         // A question started before the change it is to

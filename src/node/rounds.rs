@@ -17,10 +17,10 @@ use super::citus;
 use super::citus::ListedNode;
 use super::judging::{self, Facts, FormationPeer, HoldingFacts};
 use super::verdict::{self, Scope};
-use super::{instance, ledger};
+use super::{handover, instance, ledger};
 use crate::pg::subscriptions::Subscription;
 use chronoid_formats::node_id::{resolve, Node, Source, MAX_NODE_ID, UNSET};
-use chronoid_formats::node_judging::Judgement;
+use chronoid_formats::node_judging::{self as policy, Judgement};
 use chronoid_formats::node_ledger::Ledger;
 use chronoid_formats::node_verdict::{State, Verdict};
 
@@ -50,6 +50,8 @@ pub(super) enum Target {
     },
     /// One database's formation, read by a question started then.
     Formation { db: u32, started: Instant },
+    /// The server this one was a standby of, asked to give way.
+    Predecessor { key: String },
 }
 
 /// A Citus database's group id (`None`: no row), its formation's nodes,
@@ -98,6 +100,7 @@ pub(super) struct Worker {
     pub(super) judged_epoch: u64,
     /// What the last look could not read.
     pub(super) note: String,
+    pub(super) predecessor: Option<handover::Predecessor>,
 }
 
 impl Worker {
@@ -244,7 +247,14 @@ impl Worker {
         self.scopes.retain(|s, _| scopes.contains(s));
         let scoped: Vec<(Scope, Facts)> = scopes
             .iter()
-            .map(|s| (*s, self.facts(*s, &overflow)))
+            .map(|s| {
+                let mut facts = self.facts(*s, &overflow);
+                // A server that gave its place away refuses whatever it sees.
+                if let Some(refusal) = handover::refusal() {
+                    facts.unusable = Some(refusal);
+                }
+                (*s, facts)
+            })
             .collect();
         // What the worker could not read, for the view: the catalogs, and
         // each database's formation (its last one stands, or, never read,
@@ -279,7 +289,10 @@ impl Worker {
                     continue;
                 }
             }
-            let judgement = judging::judge(facts, &ledger, &self.failed);
+            let mut judgement = judging::judge(facts, &ledger, &self.failed);
+            if let Some(j) = handover::judge(self.predecessor.as_ref(), &ledger, &self.failed) {
+                judgement = policy::strongest(&[judgement, j]);
+            }
             let summary = facts.summary();
             let in_flight = self.in_flight_for(facts);
             let st = self.scopes.entry(scope).or_insert(ScopeState {
@@ -342,6 +355,7 @@ impl Worker {
                 facts.holding.as_ref().is_some_and(|h| h.group == *group)
             }
             Target::Formation { .. } => false,
+            Target::Predecessor { .. } => facts.unusable.is_none(),
         })
     }
 
@@ -472,7 +486,7 @@ impl Worker {
 
 /// One judging of every scope: the ledger it read and each scope's facts.
 pub(super) struct Round {
-    ledger: Ledger,
+    pub(super) ledger: Ledger,
     scoped: Vec<(Scope, Facts)>,
 }
 

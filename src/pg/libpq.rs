@@ -409,7 +409,7 @@ pub fn quote(value: &str) -> String {
 /// `conninfo` with `keyword` set to `value`, unless it has one already and
 /// `over` is false. libpq keeps the last of a keyword given twice; a URI
 /// takes it as a query parameter, percent-encoded.
-fn with_parameter(conninfo: &str, keyword: &str, value: &str, over: bool) -> String {
+pub fn with_parameter(conninfo: &str, keyword: &str, value: &str, over: bool) -> String {
     if !over && names(conninfo, keyword) {
         conninfo.to_owned()
     } else if conninfo.starts_with("postgres://") || conninfo.starts_with("postgresql://") {

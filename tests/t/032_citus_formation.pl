@@ -401,9 +401,10 @@ for my $t (qw(nanoflake uid60 caloriosa))
 		0, "$t: worker2's ids after the restart lie above every one it minted before");
 }
 
-# A node the formation no longer counts as its group's stops, within its
-# peer worker's round (10 s) of asking the coordinator: one replaced by a
-# promoted copy of it (citus_update_node), one removed (citus_remove_node)
+# A node replaced by a promoted copy of it stops as the copy is promoted:
+# the copy asks it to give way before its first ID (tests/t/035). One the
+# formation no longer counts as its group's stops within its peer worker's
+# round (10 s) of asking the coordinator: one removed (citus_remove_node)
 # while it runs, and then its group id given to a new node.
 sub refused_within
 {
@@ -429,6 +430,9 @@ $w1->wait_for_catchup($w1c);
 $w1c->promote;
 $w1c->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'the copy of worker1 was not promoted';
 my $pc = $w1c->port;
+like(query($w1, 'SELECT gen_nanoflake()'),
+	qr/55000: gen_nanoflake\(\) refuses: this server handed its place over to "f_worker1_copy", a copy of it made active after it/,
+	'worker1, its standby promoted while it runs: gave way before the copy\'s first ID');
 # The copy carries worker1's chronoid.peers, and in it what the coordinator
 # said to worker1: it must ask for itself. Its peer worker asks as soon as
 # it is promoted, and may have the coordinator's answer (worker1 holds the
@@ -443,14 +447,14 @@ like($copy_err,
 	'the promoted copy of worker1, the coordinator not answering: refuses rather than mint on what was said to worker1');
 coord("SELECT citus_update_node((SELECT nodeid FROM pg_dist_node WHERE nodeport = $p1), '127.0.0.1', $pc)");
 refused_within($w1,
-	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group 1, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$pc as the node of group 1, a copy of this node/,
+	qr/55000: gen_nanoflake\(\) refuses: this server handed its place over to "f_worker1_copy"/,
 	'worker1 replaced by its promoted standby (citus_update_node): the old worker1, still running, refuses');
 # The copy's refusal from above stands until its peer worker asks again
 # (5 s after a refusal).
 ok($w1c->poll_query_until('postgres', 'SELECT nanoflake_generator(gen_nanoflake()) = ' . $node_id{ $w1->name }),
 	'while the promoted copy, now the node of group 1, mints with its id');
 $w1->restart;
-like(query($w1, 'SELECT gen_nanoflake()'), qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group 1, but .* a copy of this node/,
+like(query($w1, 'SELECT gen_nanoflake()'), qr/55000: gen_nanoflake\(\) refuses: this server handed its place over to "f_worker1_copy"/,
 	'and the old worker1 still refuses after a restart');
 $w1->stop;
 

@@ -58,11 +58,14 @@ impl Said {
 }
 
 /// What an answer tells, as `chronoid.peers` keeps it: a peer's node id,
-/// or (a Citus worker's question to its coordinator) who holds its group.
+/// or (a Citus worker's question to its coordinator) who holds its group,
+/// or (a promoted standby's to its old primary) whether it gave way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Told {
     Said(Said),
     Holding(Holding),
+    /// What the server a promoted standby followed said of its place.
+    Handover(crate::node_handover::Handover),
 }
 
 impl Told {
@@ -72,6 +75,8 @@ impl Told {
         match self {
             Told::Said(said) => (said.stored(), name),
             Told::Holding(h) => (h.code(), h.holder()),
+            Told::Handover(h @ crate::node_handover::Handover::Newer(copy)) => (h.code(), copy),
+            Told::Handover(h) => (h.code(), name),
         }
     }
 }

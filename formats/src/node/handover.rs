@@ -1,0 +1,291 @@
+//! A server's place handed over to its successor before the successor's
+//! first ID: the policy half (the extension asks, answers, and keeps the
+//! files).
+//!
+//! A standby promoted while the primary it followed still runs (a split
+//! brain, a promotion by hand, a failover whose old primary was only cut
+//! off) is a copy of that primary: the same system identifier, and, on a
+//! later timeline, a later rank (`since`). Of two copies minting with one
+//! node id the older refuses (`node_ledger`), but it would only learn of
+//! the newer on a round of asking, and both would mint meanwhile. So the
+//! newer asks the server it was a standby of (`primary_conninfo`) before it
+//! mints; that server, if it is the copy the newer one succeeds, with the
+//! same node id setting, records its successor and refuses from that
+//! moment, in every database, and only then answers (`takes_place_of`).
+//! The successor mints once the answer names it (`Handover::Stopped`).
+//!
+//! What is left to chance is said here once: a predecessor that cannot be
+//! reached (down, as after a failover, or cut off by a partition) is taken
+//! for down, and the successor mints: failover must go on without the old
+//! primary. A predecessor cut off and still running mints until it is
+//! reached (the successor asks again every round) or fenced.
+//!
+//! ```
+//! use chronoid_formats::node_handover::{read_answer, takes_place_of, Handover};
+//! use chronoid_formats::node_ledger::Known;
+//!
+//! let k = |since, node_id| Known { system: 7, since, node_id, seen_ms: 0, name: "a".into() };
+//! let (old, new) = (k(100, 1), k((2 << 42) | 5, 1));
+//! assert!(takes_place_of(&old, &new));
+//! assert!(!takes_place_of(&new, &old), "an older copy takes no place");
+//! // The old primary's answer: itself, then the successor it now refuses for.
+//! assert_eq!(read_answer(&new, Some(&[old.clone(), new.clone()])), Handover::Stopped);
+//! assert_eq!(read_answer(&new, Some(&[old])), Handover::NotTaken);
+//! ```
+
+use crate::node_judging::Judgement;
+use crate::node_ledger::Known;
+
+/// Whether `asker`, asking as a successor, takes the place of this
+/// instance (`own`, its node id as set: -1 unset): a later copy of it (its
+/// system identifier, a later rank) with the same `chronoid.node_id`
+/// setting (a Citus node's, unset on both, is its group's on both). A
+/// standby (rank 0) holds no place; a server that is not a copy, or one
+/// given another node id, takes none.
+pub fn takes_place_of(own: &Known, asker: &Known) -> bool {
+    own.since != 0
+        && asker.system == own.system
+        && asker.since > own.since
+        && asker.node_id == own.node_id
+}
+
+/// Of two successors recorded, the one kept: the later (of two standbys
+/// promoted, the later is the newer copy, and the earlier refuses too).
+pub fn keeps(recorded: Option<&Known>, asker: &Known) -> bool {
+    recorded.is_none_or(|r| asker.since >= r.since)
+}
+
+/// What the server a successor was a standby of answered it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handover {
+    /// It recorded this server as its successor: it refuses now.
+    Stopped,
+    /// It holds no place this server takes: a standby, another cluster,
+    /// another node id, this very server, or chronoid not loaded there.
+    Clear,
+    /// It is a later copy of this server, or handed over to one (named):
+    /// this server is the older, and refuses.
+    Newer(String),
+    /// It answered without recording this server (the asker's role may not
+    /// replicate there, or it is an older chronoid).
+    NotTaken,
+}
+
+impl Handover {
+    /// As the ledger keeps it: a code in a peer's node id column, and the
+    /// name beside it (`Newer`'s copy).
+    pub fn code(&self) -> i32 {
+        match self {
+            Handover::Stopped => 1,
+            Handover::Clear => 2,
+            Handover::Newer(_) => 3,
+            Handover::NotTaken => 4,
+        }
+    }
+
+    pub fn from_code(code: i32, name: &str) -> Option<Handover> {
+        match code {
+            1 => Some(Handover::Stopped),
+            2 => Some(Handover::Clear),
+            3 => Some(Handover::Newer(name.to_owned())),
+            4 => Some(Handover::NotTaken),
+            _ => None,
+        }
+    }
+}
+
+/// What the answer `lines` (itself, then the successor it refuses for, if
+/// any; `None`: chronoid not loaded there) says to `me` (this server, its
+/// node id as set).
+pub fn read_answer(me: &Known, lines: Option<&[Known]>) -> Handover {
+    let Some(itself) = lines.and_then(<[Known]>::first) else {
+        return Handover::Clear;
+    };
+    if itself.system != me.system || itself.since == 0 || itself.since == me.since {
+        return Handover::Clear;
+    }
+    if itself.since > me.since {
+        return Handover::Newer(itself.name.clone());
+    }
+    match lines.and_then(|l| l.get(1)) {
+        Some(s) if (s.system, s.since) == (me.system, me.since) => Handover::Stopped,
+        Some(s) if s.system == me.system && s.since > me.since => Handover::Newer(s.name.clone()),
+        _ if itself.node_id != me.node_id => Handover::Clear,
+        _ => Handover::NotTaken,
+    }
+}
+
+pub const HINT_NEWER: &str = "A later copy of this server mints in its place: stop this one, or rebuild it as a standby; docs/across-servers.md, \"Handover\".";
+
+pub const HINT_NOT_TAKEN: &str = "Let the role in primary_conninfo replicate on that server (it asks over a replication connection), and load chronoid there; docs/across-servers.md, \"Handover\".";
+
+pub const HINT_HANDED_OVER: &str = "Its successor mints now. To make this server mint again, rebuild it as a standby (pg_rewind, or a new base backup); if the successor is gone for good, remove the file chronoid.successor from this server's data directory and restart it; docs/across-servers.md, \"Handover\".";
+
+/// Whether a question's failure means the server answered (an error of its
+/// own: it runs, and may be minting) rather than could not be reached (no
+/// server listening, no route, no answer in time).
+pub fn answered_with_error(why: &str) -> bool {
+    why.contains("FATAL:") || why.contains("ERROR:")
+}
+
+/// Judges the server this one was a standby of (`name`): by what it last
+/// answered this instance (`remembered`), else by why asking failed.
+pub fn judge_predecessor(
+    name: &str,
+    remembered: Option<&Handover>,
+    failed: Option<&str>,
+) -> Judgement {
+    match (remembered, failed) {
+        (Some(Handover::Stopped | Handover::Clear), _) => Judgement::Mint,
+        (Some(Handover::Newer(copy)), _) => Judgement::Refuse {
+            message: format!(
+                "{name} says that a later copy of this server (\"{copy}\") holds its place: this one is the older, and the later copy mints"
+            ),
+            hint: HINT_NEWER.into(),
+        },
+        (Some(Handover::NotTaken), _) => Judgement::Refuse {
+            message: format!(
+                "{name} mints with this server's node id and did not take it as its successor"
+            ),
+            hint: HINT_NOT_TAKEN.into(),
+        },
+        (None, Some(why)) if answered_with_error(why) => Judgement::Wait(format!(
+            "asking {name} to stop minting before this server mints: it answered with an error ({why}); asking again"
+        )),
+        // Down (a failover's old primary) or out of reach: taken for down.
+        (None, Some(_)) => Judgement::Mint,
+        (None, None) => Judgement::Wait(format!(
+            "asking {name} to stop minting before this server mints"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(system: u64, since: u64, node_id: i32, name: &str) -> Known {
+        Known {
+            system,
+            since,
+            node_id,
+            seen_ms: 0,
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn only_a_later_copy_with_the_same_setting_takes_a_primarys_place() {
+        let own = k(7, 100, 1, "old");
+        assert!(takes_place_of(&own, &k(7, 101, 1, "new")));
+        assert!(!takes_place_of(&own, &k(7, 100, 1, "itself")));
+        assert!(!takes_place_of(&own, &k(7, 99, 1, "older")));
+        assert!(!takes_place_of(&own, &k(8, 101, 1, "another cluster")));
+        assert!(!takes_place_of(&own, &k(7, 101, 2, "another id")));
+        assert!(takes_place_of(
+            &k(7, 100, -1, "citus"),
+            &k(7, 101, -1, "citus copy")
+        ));
+        assert!(!takes_place_of(
+            &k(7, 0, 1, "a standby"),
+            &k(7, 101, 1, "new")
+        ));
+    }
+
+    #[test]
+    fn the_later_of_two_successors_is_kept() {
+        let first = k(7, 101, 1, "first");
+        assert!(keeps(None, &first));
+        assert!(keeps(Some(&first), &k(7, 102, 1, "second")));
+        assert!(!keeps(Some(&k(7, 102, 1, "second")), &first));
+    }
+
+    #[test]
+    fn an_answer_read_by_the_successor() {
+        let me = k(7, 200, 1, "me");
+        let old = k(7, 100, 1, "old");
+        assert_eq!(read_answer(&me, None), Handover::Clear, "no chronoid");
+        assert_eq!(read_answer(&me, Some(&[])), Handover::Clear);
+        assert_eq!(
+            read_answer(&me, Some(&[old.clone(), me.clone()])),
+            Handover::Stopped
+        );
+        assert_eq!(read_answer(&me, Some(&[old.clone()])), Handover::NotTaken);
+        assert_eq!(
+            read_answer(&me, Some(&[old.clone(), k(7, 300, 1, "later")])),
+            Handover::Newer("later".into()),
+            "it handed over to a later copy"
+        );
+        assert_eq!(
+            read_answer(&me, Some(&[k(7, 300, 1, "later")])),
+            Handover::Newer("later".into())
+        );
+        assert_eq!(
+            read_answer(&me, Some(&[k(7, 0, 1, "standby")])),
+            Handover::Clear
+        );
+        assert_eq!(
+            read_answer(&me, Some(&[k(8, 100, 1, "other")])),
+            Handover::Clear
+        );
+        assert_eq!(
+            read_answer(&me, Some(&[k(7, 100, 2, "other id")])),
+            Handover::Clear
+        );
+        assert_eq!(
+            read_answer(&me, Some(&[me.clone()])),
+            Handover::Clear,
+            "itself"
+        );
+        for h in [
+            Handover::Stopped,
+            Handover::Clear,
+            Handover::Newer("n".into()),
+            Handover::NotTaken,
+        ] {
+            assert_eq!(Handover::from_code(h.code(), "n"), Some(h));
+        }
+        assert_eq!(Handover::from_code(9, "n"), None);
+    }
+
+    #[test]
+    fn a_predecessor_is_waited_for_unless_down() {
+        let name = "the server";
+        assert_eq!(
+            judge_predecessor(name, Some(&Handover::Stopped), None),
+            Judgement::Mint
+        );
+        assert_eq!(
+            judge_predecessor(name, Some(&Handover::Clear), Some("FATAL:  x")),
+            Judgement::Mint
+        );
+        assert!(matches!(
+            judge_predecessor(name, Some(&Handover::Newer("c".into())), None),
+            Judgement::Refuse { .. }
+        ));
+        assert!(matches!(
+            judge_predecessor(name, Some(&Handover::NotTaken), None),
+            Judgement::Refuse { .. }
+        ));
+        assert!(matches!(
+            judge_predecessor(name, None, None),
+            Judgement::Wait(_)
+        ));
+        let shutting =
+            "connection to server at \"h\" failed: FATAL:  the database system is shutting down";
+        assert!(matches!(
+            judge_predecessor(name, None, Some(shutting)),
+            Judgement::Wait(_)
+        ));
+        let refused =
+            "connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: Connection refused";
+        assert_eq!(
+            judge_predecessor(name, None, Some(refused)),
+            Judgement::Mint
+        );
+        assert_eq!(
+            judge_predecessor(name, None, Some("no answer within 5 s")),
+            Judgement::Mint
+        );
+    }
+}

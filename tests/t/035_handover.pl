@@ -1,0 +1,201 @@
+# Handover, not discovery: a standby promoted while the primary it
+# followed still runs (a split brain, a promotion by hand) asks that
+# primary (primary_conninfo, over a replication connection) to give way
+# before its first ID, and the old primary refuses from the moment it
+# answers: the backend serving the question marks it, with no worker or
+# round needed. Writers at full speed on both sides through the promotion,
+# the old primary's every free worker slot held by a LOGIN role's parallel
+# query and its peer worker stopped (SIGSTOP): 0 duplicates counted from
+# the event. The old primary still refuses after a restart
+# (chronoid.successor); a role that may not replicate cannot make a server
+# give way, nor can a server that is not a later copy of it. A standby
+# whose primary is down (a failover) mints at once.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes ();
+use IPC::Run;
+use Math::BigInt;
+use Chronoid;
+
+my $east = chronoid_node('east', allows_streaming => 'logical');
+$east->append_conf('postgresql.conf', "chronoid.node_id = 1\ncluster_name = 'east'\n");
+$east->start;
+my $mesh = $east->pg_version >= 16;
+my $table = q{CREATE EXTENSION chronoid;
+	CREATE TABLE t (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake(), via text);
+	CREATE PUBLICATION mesh FOR TABLE t;
+	-- Not replicated: what each server minted, by whom, and when.
+	CREATE TABLE minted (id nanoflake, u uid60 DEFAULT gen_uid60(),
+	                     by text DEFAULT current_setting('cluster_name'),
+	                     at timestamptz DEFAULT clock_timestamp());};
+$east->safe_psql('postgres', $table);
+
+# A mesh member (16+: origin = none): west, node id 2, both ways.
+my $west;
+if ($mesh)
+{
+	$west = chronoid_node('west', allows_streaming => 'logical');
+	$west->append_conf('postgresql.conf', "chronoid.node_id = 2\ncluster_name = 'west'\n");
+	$west->start;
+	$west->safe_psql('postgres', $table);
+	for my $pair ([ $east, $west, 'from_west' ], [ $west, $east, 'from_east' ])
+	{
+		my ($sub, $pub, $name) = @$pair;
+		my $conn = $pub->connstr('postgres') =~ s/'//gr;
+		$sub->safe_psql('postgres',
+			"CREATE SUBSCRIPTION $name CONNECTION '$conn' PUBLICATION mesh WITH (origin = none, copy_data = false)");
+	}
+	is($east->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'east (1) mints in a mesh with west (2)');
+}
+
+$east->backup('b');
+my $standby = PostgreSQL::Test::Cluster->new('promoted', install_path => $ENV{CHRONOID_PG_INSTALL});
+$standby->init_from_backup($east, 'b', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "cluster_name = 'promoted'\n");
+$standby->start;
+$east->wait_for_catchup($standby);
+
+# A writer: inserts IDs for $secs seconds, through refusals (55000) and,
+# on a standby, read-only errors (25006) until it is promoted; says how
+# many statements each SQLSTATE ended.
+sub writer
+{
+	my ($node, $secs) = @_;
+	my ($out, $err) = ('', '');
+	my $sql = qq{DO \$\$
+DECLARE deadline timestamptz := clock_timestamp() + interval '$secs s'; errs text[] := '{}';
+BEGIN
+	WHILE clock_timestamp() < deadline LOOP
+		BEGIN
+			INSERT INTO minted (id) SELECT gen_nanoflake() FROM generate_series(1, 50);
+		EXCEPTION WHEN OTHERS THEN
+			errs := errs || (SQLSTATE || ' ' || SQLERRM);
+			PERFORM pg_sleep(0.001);
+		END;
+		COMMIT;
+	END LOOP;
+	RAISE NOTICE 'errors: %', (SELECT string_agg(DISTINCT e, ' | ') FROM unnest(errs) e);
+	RAISE NOTICE 'by sqlstate: %', (SELECT string_agg(s || '=' || n, ',') FROM (SELECT left(e, 5) s, count(*) n FROM unnest(errs) e GROUP BY 1 ORDER BY 1) x);
+END \$\$};
+	my $h = IPC::Run::start([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres'), '-c', $sql ],
+		'>', \$out, '2>', \$err);
+	return [ $h, \$out, \$err ];
+}
+
+sub ids
+{
+	my ($node, $where) = @_;
+	my %ids = map { $_ => 1 } split /\n/, $node->safe_psql('postgres', "SELECT id FROM minted WHERE $where");
+	return \%ids;
+}
+
+# Every free worker slot of east held by a LOGIN role's parallel query.
+$east->safe_psql('postgres', q{
+	CREATE ROLE lowly LOGIN;
+	CREATE TABLE big AS SELECT g FROM generate_series(1, 100000) g;
+	ALTER TABLE big SET (parallel_workers = 64);
+	GRANT SELECT ON big TO lowly;
+	CREATE FUNCTION slow(int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN PERFORM pg_sleep(0.002); RETURN $1; END $$;});
+my ($lin, $lout, $lerr) = ('', '', '');
+my $lowly = IPC::Run::start(
+	[ $east->installed_command('psql'), '-XAtq', '-d', $east->connstr('postgres') . ' user=lowly', '-c',
+	  'SET max_parallel_workers = 1024; SET max_parallel_workers_per_gather = 64; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SELECT count(slow(g)) FROM big' ],
+	\$lin, \$lout, \$lerr);
+my $slots = $east->safe_psql('postgres', 'SHOW max_worker_processes');
+ok($east->poll_query_until('postgres',
+	qq{SELECT count(*) = $slots - 1 FROM pg_stat_activity WHERE backend_type IN ('parallel worker', 'chronoid peer worker', 'logical replication launcher', 'logical replication apply worker', 'logical replication worker')}),
+	"lowly's parallel query holds every free worker slot of east ($slots in all)");
+
+# And east's peer worker stopped: the handover needs none.
+my $worker_pid = $east->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'chronoid peer worker'});
+ok($worker_pid =~ /^\d+$/, 'east runs its peer worker');
+
+# 1. The promotion, writers on both sides throughout.
+my $east_writer = writer($east, 8);
+Time::HiRes::sleep(1.5);
+kill 'STOP', $worker_pid;
+my $promoted_at = $standby->safe_psql('postgres', 'SELECT clock_timestamp()');
+$standby->safe_psql('postgres', 'SELECT pg_promote(false)');
+my $standby_writer = writer($standby, 6);
+$_->[0]->finish for $east_writer, $standby_writer;
+kill 'CONT', $worker_pid;
+note "east's writer: ${$east_writer->[2]}";
+note "the promoted standby's writer: ${$standby_writer->[2]}";
+my $before = ids($east, q{by = 'east'});
+my $after = ids($standby, q{by = 'promoted'});
+my $dups = grep { $before->{$_} } keys %$after;
+cmp_ok(scalar(keys %$before), '>', 1000, 'east minted before the promotion (' . scalar(keys %$before) . ' IDs)');
+cmp_ok(scalar(keys %$after), '>', 1000, 'the promoted standby minted after it (' . scalar(keys %$after) . ' IDs)');
+is($dups, 0, 'not one ID minted by both, counted from the promotion');
+like(${$east_writer->[2]},
+	qr/55000 gen_nanoflake\(\) refuses: this server handed its place over to "promoted", a copy of it made active after it \(system identifier \d+\), which asked to take it before its first ID/,
+	'east refused (55000), naming its successor, with its peer worker stopped');
+like(${$east_writer->[2]}, qr/by sqlstate: 55000=\d+\n/, 'east\'s writer met only refusals (55000)');
+my $east_last = $east->safe_psql('postgres', q{SELECT max(at) FROM minted WHERE by = 'east'});
+my $first = $standby->safe_psql('postgres', q{SELECT min(at) FROM minted WHERE by = 'promoted'});
+is($standby->safe_psql('postgres', qq{SELECT '$east_last'::timestamptz < '$first'::timestamptz}), 't',
+	'east\'s last ID was minted before the promoted standby\'s first');
+note 'promote to first ID: ' . $standby->safe_psql('postgres', qq{SELECT round(extract(epoch FROM '$first'::timestamptz - '$promoted_at'::timestamptz) * 1000) || ' ms'});
+is($standby->safe_psql('postgres', q{SELECT string_agg(DISTINCT nanoflake_generator(id)::text, ',') FROM minted WHERE by = 'promoted'}),
+	'1', 'the promoted standby mints with east\'s node id 1');
+$lowly->finish;
+is($lout, "100000\n", 'lowly\'s query ends as it would');
+ok($east->log_contains(qr/chronoid: this server handed its place over to "promoted"/), 'east says so in its log');
+
+# 2. East's verdicts say so, and a restart keeps it (chronoid.successor).
+like($east->safe_psql('postgres', q{SELECT state || ': ' || reason || ' / ' || hint FROM chronoid_node_verdicts WHERE database = 'postgres'}),
+	qr/^refuses: this server handed its place over to "promoted".* \/ Its successor mints now\..*chronoid\.successor/,
+	'chronoid_node_verdicts: east refuses, with the way back');
+$east->restart;
+my ($ret, $out, $err) = $east->psql('postgres', 'SELECT gen_nanoflake()', extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/ERROR:  55000: gen_nanoflake\(\) refuses: this server handed its place over to "promoted"/, 'east restarted: still refuses');
+like($east->safe_psql('postgres', 'SHOW chronoid.successor'), qr/^\d+\t\d+\t1\t0\teast\n\d+\t\d+\t1\t\d+\tpromoted$/,
+	'SHOW chronoid.successor: east, then the copy that took its place');
+is($standby->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'the promoted standby mints on');
+
+# 3. Only a later copy, asking as a role that may replicate, takes a place:
+# a plain role naming itself the promoted server's successor, or one that
+# SETs ROLE to a replication role, changes nothing; nor does a superuser
+# asking as a server of another cluster.
+my $sysid = Math::BigInt->new($standby->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()'));
+my $b36 = sub {
+	my $n = Math::BigInt->new(shift);
+	my $s = '';
+	do { my $d = $n->copy->bmod(36)->numify; $s = (0 .. 9, 'a' .. 'z')[$d] . $s; $n->bdiv(36) } while $n > 0;
+	return $s;
+};
+my $later = $b36->('4398046511103999');
+$standby->safe_psql('postgres', 'CREATE ROLE plain LOGIN; CREATE ROLE repl REPLICATION; GRANT repl TO plain');
+for my $try ([ 'plain', "chronoid:successor:-1:" . $b36->($sysid) . ":$later:liar", '' ],
+	[ 'plain', "chronoid:successor:-1:" . $b36->($sysid) . ":$later:liar", 'SET ROLE repl; ' ],
+	[ $standby->safe_psql('postgres', 'SELECT current_user'), "chronoid:successor:-1:" . $b36->(42) . ":$later:other", '' ])
+{
+	my ($user, $app, $pre) = @$try;
+	$standby->safe_psql('postgres', "${pre}SHOW chronoid.successor", connstr => $standby->connstr('postgres') . " user=$user application_name=$app");
+}
+unlike($standby->safe_psql('postgres', 'SHOW chronoid.successor'), qr/\n/, 'the promoted server records no successor');
+is($standby->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'and mints on');
+
+# 4. A failover: a standby of the promoted server, promoted once its
+# primary is down, is not held up: its old primary cannot be reached.
+$standby->backup('c');
+my $next = PostgreSQL::Test::Cluster->new('next', install_path => $ENV{CHRONOID_PG_INSTALL});
+$next->init_from_backup($standby, 'c', has_streaming => 1);
+$next->append_conf('postgresql.conf', "cluster_name = 'next'\n");
+$next->start;
+$standby->wait_for_catchup($next);
+$standby->stop('immediate');
+my $t0 = Time::HiRes::time;
+$next->promote;
+ok($next->poll_query_until('postgres', 'SELECT nanoflake_generator(gen_nanoflake()) = 1'), 'a standby promoted with its primary down mints');
+note sprintf('promote (primary down) to first ID: %.0f ms', (Time::HiRes::time - $t0) * 1000);
+ok($next->log_contains(qr/chronoid: could not ask the server this one was a standby of \(primary_conninfo\) to give way: .*taken for down, as after a failover: minting/),
+	'and says in its log why it did not wait');
+
+$next->stop;
+$west->stop if $west;
+$east->stop;
+done_testing();
