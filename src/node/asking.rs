@@ -27,6 +27,7 @@
 
 use super::{citus, identity, ledger};
 use crate::pg::libpq::{Connection, Progress, Row, ANSWER_WITHIN};
+use chronoid_formats::node_handover::{read_holder, released_line, split_answer};
 use chronoid_formats::node_id::{resolve, Node, UNSET};
 use chronoid_formats::node_judging::{Holding, Said, Told};
 use chronoid_formats::node_ledger::{read_answer, Known, Ledger, Peer, MAX_ANSWER_BYTES};
@@ -50,8 +51,13 @@ const FORMATION: &str =
     "SELECT (SELECT groupid FROM pg_catalog.pg_dist_local_group LIMIT 1)::text, \
     n.groupid::text, n.nodename, n.nodeport::text, n.isactive::text, \
     'pg_catalog.pg_dist_node'::pg_catalog.regclass::pg_catalog.oid::text, \
-    'pg_catalog.pg_dist_local_group'::pg_catalog.regclass::pg_catalog.oid::text \
-    FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_dist_node n ON true";
+    'pg_catalog.pg_dist_local_group'::pg_catalog.regclass::pg_catalog.oid::text, \
+    n.noderole::text \
+    FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_dist_node n ON true ORDER BY n.nodeid";
+
+/// What the server a promoted standby followed answered: itself, then its
+/// successor; and where its generators stopped.
+pub type SuccessorAnswer = (Vec<Known>, Option<[u64; 3]>);
 
 /// A peer's answer.
 pub struct Answer {
@@ -106,6 +112,9 @@ enum Kind {
     },
     Formation,
     Successor,
+    Release {
+        group: i32,
+    },
 }
 
 /// A question's outcome.
@@ -115,7 +124,10 @@ pub enum Outcome {
     Formation(Result<Formation, String>),
     /// What the server said (itself, then its successor), `None` where
     /// chronoid is not loaded there.
-    Successor(Result<Option<Vec<Known>>, String>),
+    /// and where its generators stopped, if it said.
+    Successor(Result<Option<SuccessorAnswer>, String>),
+    /// Whether the node told to stop said it has.
+    Release(Result<bool, String>),
 }
 
 impl Question {
@@ -143,7 +155,17 @@ impl Question {
             dbname: dbname.to_owned(),
             user: user.to_owned(),
         };
-        Question::new(kind, conninfo, "chronoid")
+        Question::new(kind, conninfo, &format!("chronoid:holding:{group}"))
+    }
+
+    /// Tells the node at `conninfo`, which the formation no longer lists
+    /// for `group`, to stop minting that group's IDs (`release.rs`).
+    pub fn release(conninfo: &str, group: i32) -> Question {
+        Question::new(
+            Kind::Release { group },
+            conninfo,
+            &format!("chronoid:release:{group}"),
+        )
     }
 
     /// Reads one database of this server's Citus facts over `conninfo` (a
@@ -181,13 +203,16 @@ impl Question {
             let (conn, first_query) = match &mut self.stage {
                 Stage::Asking(c) => (c, match self.kind {
                     Kind::Peer { .. } => ASK.to_owned(),
+                    // With the holder the coordinator's chronoid confirmed
+                    // (`release.rs`), NULL where chronoid is not loaded there.
                     Kind::Holding { group, .. } => format!(
-                        "SELECT nodename, nodeport::text FROM pg_catalog.pg_dist_node \
-                         WHERE groupid OPERATOR(pg_catalog.=) {group} AND isactive AND noderole OPERATOR(pg_catalog.=) 'primary' ORDER BY nodeid LIMIT 1"
+                        "SELECT nodename, nodeport::text, (SELECT setting FROM pg_catalog.pg_settings \
+                         WHERE name OPERATOR(pg_catalog.=) 'chronoid.handover' AND context OPERATOR(pg_catalog.=) 'internal') \
+                         FROM pg_catalog.pg_dist_node WHERE groupid OPERATOR(pg_catalog.=) {group} AND isactive AND noderole OPERATOR(pg_catalog.=) 'primary' ORDER BY nodeid LIMIT 1"
                     ),
                     Kind::Formation => IS_CITUS.to_owned(),
                     // The replication protocol's SHOW: a walsender runs no SQL.
-                    Kind::Successor => "SHOW chronoid.successor".to_owned(),
+                    Kind::Successor | Kind::Release { .. } => "SHOW chronoid.handover".to_owned(),
                 }),
                 Stage::AskingHolder(c, _) => (c, ASK.to_owned()),
                 Stage::ReadingFormation(c) => (c, FORMATION.to_owned()),
@@ -226,11 +251,17 @@ impl Question {
             (Kind::Formation, _) => Outcome::Formation(Err(why)),
             // chronoid not loaded there: it mints no counter IDs.
             (Kind::Successor, _)
-                if why.contains("unrecognized configuration parameter \"chronoid.successor\"") =>
+                if why.contains("unrecognized configuration parameter \"chronoid.handover\"") =>
             {
                 Outcome::Successor(Ok(None))
             }
             (Kind::Successor, _) => Outcome::Successor(Err(why)),
+            (Kind::Release { .. }, _)
+                if why.contains("unrecognized configuration parameter \"chronoid.handover\"") =>
+            {
+                Outcome::Release(Ok(true))
+            }
+            (Kind::Release { .. }, _) => Outcome::Release(Err(why)),
         }
     }
 
@@ -259,11 +290,19 @@ impl Question {
                     return Some(Outcome::Holding(Err("an answer that is not a node".into())));
                 };
                 let holder = format!("{host}:{port}");
+                // The coordinator's chronoid still telling the group's last
+                // holder to stop, or having confirmed another.
+                if let Some(said) = row.get(2).cloned().flatten() {
+                    if read_holder(&said, group).is_ok_and(|c| c.as_deref() != Some(&holder)) {
+                        return Some(Outcome::Holding(Ok(Holding::Pending { holder })));
+                    }
+                }
                 let node = citus::ListedNode {
                     group,
                     host,
                     port,
                     active: true,
+                    primary: true,
                 };
                 let conninfo = citus::conninfo_of(&node, &dbname, &user, &citus::options());
                 self.stage = Stage::AskingHolder(
@@ -306,12 +345,21 @@ impl Question {
                 None
             }
             (Kind::Formation, _) => Some(Outcome::Formation(Ok(read_formation(rows)))),
+            (Kind::Release { group }, _) => {
+                let text = rows.first().and_then(|r| r.first().cloned().flatten());
+                Some(Outcome::Release(Ok(
+                    text.as_deref() == Some(released_line(group).as_str())
+                )))
+            }
             (Kind::Successor, _) => {
                 let text = rows
                     .first()
                     .and_then(|r| r.first().cloned().flatten())
                     .unwrap_or_default();
-                Some(Outcome::Successor(read_answer(&text, now_ms).map(Some)))
+                let (lines, last) = split_answer(&text);
+                Some(Outcome::Successor(
+                    read_answer(lines, now_ms).map(|l| Some((l, last))),
+                ))
             }
             (Kind::Holding { .. }, _) => None,
         }
@@ -331,6 +379,11 @@ fn read_formation(rows: Vec<Row>) -> Formation {
                 host: r.get(2)?.clone()?,
                 port: r.get(3)?.as_deref()?.parse().ok()?,
                 active: r.get(4)?.as_deref()? == "true",
+                primary: r
+                    .get(7)
+                    .cloned()
+                    .flatten()
+                    .is_none_or(|role| role == "primary"),
             })
         })
         .collect();

@@ -58,7 +58,10 @@ fn wait_for_verdict(
     wake_worker();
     loop {
         // A server that gave its place away: no worker needed to say so.
-        if let Some((message, hint)) = super::handover::refusal() {
+        // SAFETY: this backend's database, set at connection.
+        let db = u32::from(unsafe { pg_sys::MyDatabaseId });
+        if let Some((message, hint)) = super::handover::refusal_in(super::verdict::Scope::Citus(db))
+        {
             error_with_hint(
                 PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
                 format!("{function} refuses: {message}"),

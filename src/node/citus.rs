@@ -23,6 +23,9 @@ pub struct ListedNode {
     pub host: String,
     pub port: i32,
     pub active: bool,
+    /// Its role is `primary` (a secondary shares its group, and mints
+    /// nothing).
+    pub primary: bool,
 }
 
 /// `citus.node_conninfo`, as this process reads it.
@@ -39,6 +42,14 @@ pub fn other_nodes(nodes: &[ListedNode], my_group: i32) -> Vec<ListedNode> {
         .filter(|n| n.group != my_group && n.active)
         .cloned()
         .collect()
+}
+
+/// The node the formation lists for `group`: its first active primary, as
+/// the coordinator answers a node that asks (`asking.rs`).
+pub fn listed_holder(nodes: &[ListedNode], group: i32) -> Option<&ListedNode> {
+    nodes
+        .iter()
+        .find(|n| n.group == group && n.active && n.primary)
 }
 
 /// The coordinator (group 0), where this node is a worker that lists it.

@@ -5,7 +5,7 @@
 //! - **the successor** (a standby promoted) asks the server its
 //!   `primary_conninfo` names, over a replication connection as its
 //!   walreceiver did (the role and `pg_hba.conf` line it already had), to
-//!   take its place: `SHOW chronoid.successor`. Every verdict of this
+//!   take its place: `SHOW chronoid.handover`. Every verdict of this
 //!   server waits for the answer (`judge_predecessor`); the question is
 //!   asked again every round, so an old primary that comes back is told;
 //! - **the predecessor** answers from the backend that serves the question
@@ -28,17 +28,21 @@ use std::time::{Duration, Instant};
 
 use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic, PgSqlErrorCode};
 
-use super::{answering, identity, instance, verdict};
-use crate::durable::generator::InShmem;
+use super::asking::SuccessorAnswer;
+use super::{answering, identity, instance, release, verdict};
+use crate::durable::generator::{Generator, InShmem};
 use crate::pg::guc::{Settings, Startup};
 use crate::pg::shared_text::SharedText;
 use chronoid_formats::node_handover::{self as policy, Handover};
 use chronoid_formats::node_judging::Judgement;
 use chronoid_formats::node_ledger::{Known, Ledger};
 
-/// Where the successor is recorded: one line, `system since node_id name`.
+/// Where the successor is recorded: one line, `by system since node_id
+/// name`, `by` the rank of the instance that handed over (a copy of this
+/// data directory, taken before or after, carries the file, and is
+/// another instance: the file is not its own).
 const FILE: &str = "chronoid.successor";
-const HEADER: &str = "chronoid successor 1";
+const HEADER: &str = "chronoid successor 2";
 
 /// How often the predecessor is asked again once it answered (or was
 /// taken for down), and, while it is being waited for, after a failure.
@@ -90,11 +94,24 @@ pub fn refusal() -> Option<(String, String)> {
     })
 }
 
+/// The refusal of `scope`: this server's, where it handed its place over;
+/// a Citus database's, where its coordinator told it its group is no
+/// longer its (`release.rs`).
+pub fn refusal_in(scope: verdict::Scope) -> Option<(String, String)> {
+    refusal().or_else(|| match scope {
+        verdict::Scope::Citus(db) => release::refusal(db),
+        verdict::Scope::Server => None,
+    })
+}
+
+/// The successor this very instance handed over to, if any.
 fn recorded() -> Option<Known> {
     let text = std::fs::read_to_string(FILE).ok()?;
     let mut lines = text.lines();
     (lines.next()? == HEADER).then_some(())?;
-    let mut f = lines.next()?.splitn(4, ' ');
+    let mut f = lines.next()?.splitn(5, ' ');
+    let by: u64 = f.next()?.parse().ok()?;
+    (by == instance::own_since() && by != 0).then_some(())?;
     Some(Known {
         system: f.next()?.parse().ok()?,
         since: f.next()?.parse().ok()?,
@@ -104,13 +121,8 @@ fn recorded() -> Option<Known> {
     })
 }
 
-/// Marks this server handed over to `k` in shared memory, if `k` is a
-/// later copy of it (a file carried by a copy of this server names a
-/// successor older than the copy, and is no mark of its own).
+/// Marks this server handed over to `k` in shared memory.
 fn mark(k: &Known) {
-    if k.system != instance::own_system() || k.since <= instance::own_since() {
-        return;
-    }
     let s = &SUCCESSOR.get().0;
     s.name.set(&k.name);
     s.system.store(k.system, Ordering::Release);
@@ -124,6 +136,7 @@ pub fn load() {
         mark(&k);
     }
     drop(lock);
+    resume_as_recorded();
 }
 
 /// Records `asker` as this server's successor and refuses from now on;
@@ -149,7 +162,11 @@ fn hand_over(asker: &Known) -> Result<bool, String> {
         .mode(mode)
         .open(&tmp)
         .and_then(|mut f| {
-            let line = format!("{} {} {} {name}", asker.system, asker.since, asker.node_id);
+            let by = instance::own_since();
+            let line = format!(
+                "{by} {} {} {} {name}",
+                asker.system, asker.since, asker.node_id
+            );
             f.write_all(format!("{HEADER}\n{line}\n").as_bytes())?;
             f.sync_all()
         })
@@ -177,7 +194,7 @@ static SUCCESSOR_SETTING: TextVariable =
     TextVariable(std::cell::UnsafeCell::new(std::ptr::null_mut()));
 
 pub const SETTINGS: Settings = Settings {
-    names: &[c"chronoid.successor"],
+    names: &[c"chronoid.handover"],
     define: define_settings,
 };
 
@@ -185,7 +202,7 @@ fn define_settings(_startup: Startup) {
     // SAFETY: the strings and the variable live for the process.
     unsafe {
         pg_sys::DefineCustomStringVariable(
-            c"chronoid.successor".as_ptr(),
+            c"chronoid.handover".as_ptr(),
             c"This server, then the copy of it that took its place, if any: system identifier, since, node id, age (ms), name. Read-only.".as_ptr(),
             c"What this server answers a standby of it that was promoted and asks to take its place; docs/across-servers.md, \"Handover\".".as_ptr(),
             SUCCESSOR_SETTING.0.get(),
@@ -199,7 +216,7 @@ fn define_settings(_startup: Startup) {
     }
 }
 
-/// The answer to a successor (`SHOW chronoid.successor`): a later copy of
+/// The answer to a successor (`SHOW chronoid.handover`): a later copy of
 /// this server asking to take its place is recorded first, and this
 /// server refuses before it answers. Raises 58030 where it cannot record.
 #[pg_guard]
@@ -229,27 +246,43 @@ fn own_as_set() -> Known {
 fn answer() -> Result<String, String> {
     let now = crate::pg::clock::now_ms();
     let own = own_as_set();
-    // SAFETY: GUC variables and this backend's state. A walsender's role
-    // was checked for REPLICATION as it logged in; another connection's
-    // is read in its transaction, as it logged in (not SET ROLE).
+    // SAFETY: a GUC variable PostgreSQL keeps set.
     let asker = unsafe {
         let name = pg_sys::application_name;
-        let may = pg_sys::am_walsender
-            || (pg_sys::IsTransactionState() && {
-                let role = pg_sys::GetSessionUserId();
-                pg_sys::superuser_arg(role) || pg_sys::has_rolreplication(role)
-            });
-        (!name.is_null() && may)
+        (!name.is_null() && may_ask())
             .then(|| CStr::from_ptr(name).to_string_lossy().into_owned())
             .and_then(|n| {
                 let rest = n.strip_prefix("chronoid:successor:")?;
                 answering::asker(&format!("chronoid:{rest}"), now)
             })
     };
+    // A Citus coordinator's word on a group (`release.rs`).
+    // SAFETY: a GUC variable PostgreSQL keeps set.
+    let appname = unsafe { pg_sys::application_name };
+    let appname = if appname.is_null() {
+        String::new()
+    } else {
+        // SAFETY: NUL-terminated, as PostgreSQL keeps it.
+        unsafe { CStr::from_ptr(appname) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    let group = |prefix: &str| {
+        appname
+            .strip_prefix(prefix)
+            .and_then(|g| g.parse::<i32>().ok())
+    };
+    if let Some(g) = group("chronoid:holding:") {
+        return Ok(release::answer_holder(g));
+    }
+    if let Some(g) = group("chronoid:release:").filter(|_| may_ask()) {
+        return release::answer_release(g);
+    }
     if let Some(a) = asker.filter(|a| policy::takes_place_of(&own, a)) {
         hand_over(&a)?;
     }
-    let successor = recorded().filter(|k| k.system == own.system && k.since > own.since);
+    let successor = recorded();
+    let handed_over = successor.is_some();
     let ledger = Ledger {
         known: successor
             .map(|k| Known { seen_ms: now, ..k })
@@ -257,7 +290,52 @@ fn answer() -> Result<String, String> {
             .collect(),
         ..Ledger::default()
     };
-    Ok(ledger.answer(&own, now))
+    let mut text = ledger.answer(&own, now);
+    // Where its generators stopped: the successor resumes above.
+    if handed_over {
+        text += &policy::last_line(last_ticks());
+    }
+    Ok(text)
+}
+
+/// Each counter generator's last pair, as milliseconds since its epoch
+/// (0: none), where its next ID would lie under any epoch.
+fn last_ticks() -> [u64; 3] {
+    Generator::ALL.map(|g| {
+        g.last_tick().map_or(0, |t| {
+            (i128::from(t.unix_ms) - i128::from(g.epoch())).clamp(0, i128::from(u64::MAX)) as u64
+        })
+    })
+}
+
+/// The successor, told where the generators of the server it took the
+/// place of stopped: every pair it hands out lies above, under its own
+/// epochs (2 ms past the last: a caller there that read its verdict just
+/// before it gave way may take one more pair).
+pub fn resume_above(last: [u64; 3]) {
+    for g in Generator::ALL {
+        let since_epoch = last[g as usize];
+        if since_epoch != 0 {
+            let unix = i128::from(since_epoch) + i128::from(g.epoch()) + 2;
+            g.ticker()
+                .resume_above(unix.clamp(0, i128::from(u64::MAX)) as u64);
+        }
+    }
+}
+
+/// Whether the role this backend logged in as may ask a server to give
+/// way: a walsender's (checked for REPLICATION as it logged in), or a
+/// superuser or REPLICATION role read in a transaction (not `SET ROLE`).
+fn may_ask() -> bool {
+    // SAFETY: this backend's state; the role checks read the syscache, in
+    // a transaction.
+    unsafe {
+        pg_sys::am_walsender
+            || (pg_sys::IsTransactionState() && {
+                let role = pg_sys::GetSessionUserId();
+                pg_sys::superuser_arg(role) || pg_sys::has_rolreplication(role)
+            })
+    }
 }
 
 /// The server this one was a standby of, as the worker asks it.
@@ -282,7 +360,7 @@ pub fn predecessor() -> Option<Predecessor> {
     let since = instance::own_since();
     (since != 0).then(|| Predecessor {
         key: format!("predecessor of instance {}", instance::base36(since)),
-        name: "the server this one was a standby of (primary_conninfo)".into(),
+        name: format!("{PREDECESSOR} (primary_conninfo)"),
         conninfo,
         asked: None,
     })
@@ -313,9 +391,54 @@ pub fn judge(
     ))
 }
 
-/// How this server reads the predecessor's answer.
-pub fn read(lines: Option<&[Known]>) -> Handover {
-    policy::read_answer(&own_as_set(), lines)
+const PREDECESSOR: &str = "the server this one was a standby of";
+const STOPPED_AT: &str = " (its generators stopped at ";
+
+/// What the predecessor answered this server (`None`: chronoid is not
+/// loaded there), as the ledger records it; where it gave way, its
+/// generators' last pairs are kept in the entry's name, and every pair
+/// this server hands out lies above them.
+pub fn took_place(said: Option<SuccessorAnswer>) -> (Handover, String) {
+    let (lines, last) = match &said {
+        Some((lines, last)) => (Some(lines.as_slice()), *last),
+        None => (None, None),
+    };
+    let handover = policy::read_answer(&own_as_set(), lines);
+    let mut name = PREDECESSOR.to_owned();
+    if let (Handover::Stopped, Some(last)) = (&handover, last) {
+        resume_above(last);
+        name += &format!("{STOPPED_AT}{} {} {})", last[0], last[1], last[2]);
+    }
+    (handover, name)
+}
+
+/// The peer worker, as it starts: where the predecessor's generators
+/// stopped, as recorded (a restart before this server's first ID would
+/// otherwise resume only above its own marks).
+fn resume_as_recorded() {
+    let Some(p) = predecessor() else { return };
+    let ledger = super::ledger::read();
+    let me = (instance::own_system(), instance::own_since());
+    let Some(entry) = ledger
+        .peers
+        .iter()
+        .find(|e| e.key == p.key && (e.system, e.since) == me)
+    else {
+        return;
+    };
+    let last: Vec<u64> = entry
+        .name
+        .split_once(STOPPED_AT)
+        .map(|(_, rest)| {
+            rest.trim_end_matches(')')
+                .split(' ')
+                .filter_map(|f| f.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    if let &[a, b, c] = last.as_slice() {
+        resume_above([a, b, c]);
+    }
 }
 
 /// The `application_name` a successor's question carries.
@@ -364,6 +487,9 @@ impl Predecessor {
         self.asked = Some(Instant::now());
         let conninfo =
             crate::pg::libpq::with_parameter(&self.conninfo, "replication", "true", true);
+        // Its own deadline (5 s) tells a host down from a server that does
+        // not answer; libpq's must not end the attempt first.
+        let conninfo = crate::pg::libpq::with_parameter(&conninfo, "connect_timeout", "30", true);
         Some((conninfo, appname()))
     }
 }

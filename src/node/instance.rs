@@ -6,6 +6,13 @@
 //! identifier and a later rank; of two copies minting with one node id the
 //! lower rank refuses (`chronoid_formats::node_ledger`), and a restart
 //! keeps the rank it had, so never moves minting back to the older copy.
+//! A new rank lies above the rank in the file it finds, whoever wrote it: a
+//! copy, a promoted standby, a server upgraded by `pg_upgrade` (into whose
+//! new data directory `chronoid.instance` was copied, as the upgrade steps
+//! say) come after their original. The upgraded server also tells the old
+//! cluster's system identifier (`own_system`): it is a later instance of
+//! the same server, and its former data directory, started again, the
+//! older one.
 //!
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
@@ -17,10 +24,31 @@ use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic};
 
 use chronoid_formats::node_ledger::Known;
 
-/// This cluster's system identifier (`pg_controldata`'s "Database system
-/// identifier"): the same on a primary and its standbys, another on every
-/// cluster initdb made.
+/// This server's cluster as it tells its peers: the system identifier
+/// (`pg_controldata`'s "Database system identifier": the same on a primary
+/// and its standbys, another on every cluster initdb made), or, on a
+/// cluster made by `pg_upgrade` from one whose `chronoid.instance` was
+/// copied in (docs/high-availability.md, "Upgrading"), that cluster's: the
+/// upgraded server is a later instance of the same server, not another
+/// one with its node id.
 pub fn own_system() -> u64 {
+    if !crate::pg::guards::is_preloaded() {
+        return control_system();
+    }
+    let lineage = LINEAGE.get();
+    match lineage.load(Ordering::Acquire) {
+        0 => {
+            let control = control_system();
+            let found = read_file().map_or(control, |f| f.lineage);
+            // First reader wins; all read the same file.
+            let _ = lineage.compare_exchange(0, found, Ordering::AcqRel, Ordering::Acquire);
+            lineage.load(Ordering::Acquire)
+        }
+        l => l,
+    }
+}
+
+fn control_system() -> u64 {
     // SAFETY: reads the control file's copy in shared memory.
     unsafe { pg_sys::GetSystemIdentifier() }
 }
@@ -46,10 +74,13 @@ pub fn own_name() -> String {
 
 // SAFETY: unique names; placed by `request_shmem` before any backend runs.
 static SINCE: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"chronoid.peers_since") };
+// SAFETY: as above.
+static LINEAGE: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"chronoid.instance_system") };
 
 /// From `_PG_init`, while preloading.
 pub fn request_shmem() {
     pg_shmem_init!(SINCE);
+    pg_shmem_init!(LINEAGE);
 }
 
 /// Which instance of its cluster this one is, as an order: its timeline
@@ -71,18 +102,33 @@ pub fn own_since() -> u64 {
             // SAFETY: reads shared state of the WAL insertion, on a primary.
             let timeline = u64::from(unsafe { pg_sys::GetWALInsertionTimeLine() });
             let here = directory_identity();
-            let kept = read_rank(here, timeline);
-            let rank = kept.map_or(
-                (timeline << 42) | (crate::pg::clock::now_ms().max(1) & ((1 << 42) - 1)),
+            let file = read_file();
+            let kept = read_rank(file.as_ref(), here, timeline);
+            // A new rank lies above the one in the file: a copy's, a
+            // promoted standby's, an upgraded server's file is its
+            // original's, which it comes after.
+            let rank = kept.map_or_else(
+                || {
+                    let now =
+                        (timeline << 42) | (crate::pg::clock::now_ms().max(1) & ((1 << 42) - 1));
+                    file.as_ref()
+                        .map_or(now, |f| now.max(f.rank.saturating_add(1)))
+                },
                 |(rank, _)| rank,
             );
             match since.compare_exchange(0, rank, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => {
-                    if kept.is_none() && std::path::Path::new(RANK_FILE).exists() {
-                        pgrx::log!("chronoid: \"{RANK_FILE}\" is not this instance's (a copy of the data directory, another machine or timeline, or a damaged file): this server ranks as a new instance of its cluster");
+                    match &file {
+                        Some(f) if f.control != control_system() => pgrx::log!(
+                            "chronoid: \"{RANK_FILE}\" was written by the cluster with system identifier {} (this one's is {}): this server continues that server as a later instance of it, as after pg_upgrade",
+                            f.control,
+                            control_system()
+                        ),
+                        _ if kept.is_none() && std::path::Path::new(RANK_FILE).exists() => pgrx::log!("chronoid: \"{RANK_FILE}\" is not this instance's (a copy of the data directory, another machine or timeline, or a damaged file): this server ranks as a new instance of its cluster"),
+                        _ => {}
                     }
                     if kept.is_none_or(|(_, old)| old) {
-                        write_rank(here, rank);
+                        write_rank(here, rank, timeline);
                     }
                     rank
                 }
@@ -101,10 +147,65 @@ pub fn own_since() -> u64 {
 /// and its volume attached at the same device and inode, reads as the same
 /// instance: docs/across-servers.md says so.)
 const RANK_FILE: &str = "chronoid.instance";
-const RANK_HEADER: &str = "chronoid instance 2";
-/// The file as 0.6.0's first builds wrote it, without the machine: read as
-/// this machine's, and written anew.
+const RANK_HEADER: &str = "chronoid instance 3";
+/// Earlier layouts, read as this cluster's: 2 without the timeline and the
+/// systems; 1 (0.6.0's first builds) without the machine either.
+const RANK_HEADER_2: &str = "chronoid instance 2";
 const RANK_HEADER_1: &str = "chronoid instance 1";
+
+/// What `chronoid.instance` says.
+struct RankFile {
+    /// The directory and machine it was written in (`directory_identity`).
+    at: (u64, u64, Option<u64>),
+    rank: u64,
+    timeline: u64,
+    /// The system identifier of the cluster that wrote it, and the one it
+    /// tells its peers (another after `pg_upgrade`).
+    control: u64,
+    lineage: u64,
+    /// An earlier layout, to be written anew.
+    old: bool,
+}
+
+fn read_file() -> Option<RankFile> {
+    let text = std::fs::read_to_string(RANK_FILE).ok()?;
+    let mut lines = text.lines();
+    let header = lines.next()?;
+    let f: Vec<u64> = lines
+        .next()?
+        .split(' ')
+        .map(|f| f.parse::<u64>().ok())
+        .collect::<Option<_>>()?;
+    let own = control_system();
+    let file = match (header, f.as_slice()) {
+        (RANK_HEADER, &[d, i, m, rank, timeline, control, lineage]) => RankFile {
+            at: (d, i, Some(m)),
+            rank,
+            timeline,
+            control,
+            lineage,
+            old: false,
+        },
+        (RANK_HEADER_2, &[d, i, m, rank]) => RankFile {
+            at: (d, i, Some(m)),
+            rank,
+            timeline: rank >> 42,
+            control: own,
+            lineage: own,
+            old: true,
+        },
+        (RANK_HEADER_1, &[d, i, rank]) => RankFile {
+            at: (d, i, None),
+            rank,
+            timeline: rank >> 42,
+            control: own,
+            lineage: own,
+            old: true,
+        },
+        _ => return None,
+    };
+    (file.rank != 0 && file.lineage != 0).then_some(file)
+}
 
 /// The data directory's device and inode, and the machine's identity (a
 /// hash of /etc/machine-id and the host name): the same directory across
@@ -129,34 +230,27 @@ fn directory_identity() -> Option<(u64, u64, u64)> {
         .map(|m| (m.dev(), m.ino(), machine))
 }
 
-/// The rank kept for this very directory on this timeline, if any; and
-/// whether the file is to be written anew (an older layout).
-fn read_rank(here: Option<(u64, u64, u64)>, timeline: u64) -> Option<(u64, bool)> {
+/// The rank kept for this very directory, cluster and timeline, if any;
+/// and whether the file is to be written anew (an earlier layout).
+fn read_rank(
+    file: Option<&RankFile>,
+    here: Option<(u64, u64, u64)>,
+    timeline: u64,
+) -> Option<(u64, bool)> {
     let (dev, ino, machine) = here?;
-    let text = std::fs::read_to_string(RANK_FILE).ok()?;
-    let mut lines = text.lines();
-    let header = lines.next()?;
-    let old = header == RANK_HEADER_1;
-    (header == RANK_HEADER || old).then_some(())?;
-    let fields: Vec<u64> = lines
-        .next()?
-        .split(' ')
-        .map(|f| f.parse::<u64>().ok())
-        .collect::<Option<_>>()?;
-    let (d, i, m, rank) = match (old, fields.as_slice()) {
-        (true, &[d, i, rank]) => (d, i, machine, rank),
-        (false, &[d, i, m, rank]) => (d, i, m, rank),
-        _ => return None,
-    };
-    ((d, i, m) == (dev, ino, machine) && rank >> 42 == timeline && rank != 0).then_some((rank, old))
+    let f = file?;
+    let same_place = f.at.0 == dev && f.at.1 == ino && f.at.2.is_none_or(|m| m == machine);
+    (same_place && f.timeline == timeline && f.control == control_system())
+        .then_some((f.rank, f.old))
 }
 
-fn write_rank(here: Option<(u64, u64, u64)>, rank: u64) {
+fn write_rank(here: Option<(u64, u64, u64)>, rank: u64, timeline: u64) {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let Some((dev, ino, machine)) = here else {
         return;
     };
+    let (control, lineage) = (control_system(), own_system());
     let tmp = format!("{RANK_FILE}.tmp");
     // SAFETY: a global PostgreSQL sets from the data directory's mode at start.
     let mode = unsafe { crate::pg::ffi::pg_file_create_mode } as u32;
@@ -167,7 +261,12 @@ fn write_rank(here: Option<(u64, u64, u64)>, rank: u64) {
         .mode(mode)
         .open(&tmp)
         .and_then(|mut f| {
-            f.write_all(format!("{RANK_HEADER}\n{dev} {ino} {machine} {rank}\n").as_bytes())?;
+            f.write_all(
+                format!(
+                    "{RANK_HEADER}\n{dev} {ino} {machine} {rank} {timeline} {control} {lineage}\n"
+                )
+                .as_bytes(),
+            )?;
             f.sync_all()
         })
         .and_then(|()| std::fs::rename(&tmp, RANK_FILE))

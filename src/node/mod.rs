@@ -14,6 +14,7 @@
 //!   rest on, judges and publishes them, and asks the peers that are due;
 //! - `rounds`: the worker's rounds: each scope's facts judged and
 //!   published, and the peers due to be asked;
+//! - `facts`: what each scope rests on, and which scopes there are;
 //! - `judging`: one judging of one scope (its policy is
 //!   `chronoid_formats::node_judging`);
 //! - `asking`: the network step, questions under way side by side, and
@@ -25,7 +26,9 @@
 //! - `instance`: which instance of its cluster this server is;
 //! - `answering`: what it tells a server that asks it;
 //! - `handover`: a promoted standby taking the place of the server it
-//!   followed before its first ID, and that server giving way.
+//!   followed before its first ID, and that server giving way;
+//! - `release`: a Citus group handed over: the coordinator tells the node
+//!   that held it to stop before it confirms the next.
 //!
 //! A layer between the durable generators and the type adapters: its files
 //! import `src/durable/`, `src/pg/` and one another (never in a loop), never
@@ -37,11 +40,13 @@ pub mod asking;
 pub mod callers;
 pub mod changes;
 pub mod citus;
+pub mod facts;
 pub mod handover;
 pub mod identity;
 pub mod instance;
 pub mod judging;
 pub mod ledger;
 pub mod peer_worker;
+pub mod release;
 pub mod rounds;
 pub mod verdict;

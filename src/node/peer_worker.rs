@@ -36,7 +36,7 @@ use pgrx::pg_sys;
 use super::asking::{self, Formation, Outcome, Question};
 use super::judging;
 use super::rounds::{Target, Worker};
-use super::{changes, handover, verdict};
+use super::{changes, citus, handover, release, verdict};
 use super::{identity, instance, ledger};
 use crate::pg::libpq;
 use crate::pg::subscriptions;
@@ -180,6 +180,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
             let round = w.judge_all(epoch);
             w.start_due_questions(&round);
             w.ask_predecessor(&round.ledger);
+            w.tell_releases();
         }
         let next_look = w
             .looked
@@ -282,6 +283,23 @@ impl Worker {
         }
     }
 
+    /// Tells each node that held a Citus group, and is no longer listed
+    /// for it, to stop, when due.
+    fn tell_releases(&mut self) {
+        let questions = &self.questions;
+        let due = self.releases.due(|db, group| {
+            questions.iter().any(|(t, _)| matches!(t, Target::Release { db: d, group: g } if (*d, *g) == (db, group)))
+        });
+        for (db, group, node) in due {
+            let Some(d) = self.databases.get(&db) else {
+                continue;
+            };
+            let conninfo = citus::conninfo_of(&node, &d.name, &self.superuser, &citus::options());
+            let q = Question::release(&conninfo, group);
+            self.questions.push((Target::Release { db, group }, q));
+        }
+    }
+
     /// Every Citus database's formation read at the next chance, its
     /// verdict not held back meanwhile.
     fn read_citus_now(&mut self) {
@@ -298,27 +316,6 @@ impl Worker {
                 d.stale_since = Some(Instant::now());
             }
         }
-    }
-
-    /// The local connection string for database `name`.
-    fn local(&self, name: &str) -> String {
-        let q = libpq::quote;
-        let dirs = crate::pg::guc::config_text(c"unix_socket_directories")
-            .map(|t| t.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let host = dirs
-            .split(',')
-            .map(str::trim)
-            .find(|d| !d.is_empty())
-            .unwrap_or("localhost");
-        // SAFETY: the port this server listens on.
-        let port = unsafe { pg_sys::PostPortNumber };
-        format!(
-            "host={} port={port} dbname={} user={} options='-c lock_timeout=500 -c statement_timeout=4000'",
-            q(host),
-            q(name),
-            q(&self.superuser)
-        )
     }
 
     fn start_formation_questions(&mut self) {
@@ -352,7 +349,7 @@ impl Worker {
             if let Some(d) = self.databases.get_mut(&db) {
                 d.looked = Some(Instant::now());
             }
-            let q = Question::formation(&self.local(&name));
+            let q = Question::formation(&libpq::local_conninfo(&name, &self.superuser));
             let started = Instant::now();
             self.questions.push((Target::Formation { db, started }, q));
         }
@@ -402,6 +399,7 @@ impl Worker {
                         own,
                         group,
                         coordinator,
+                        started_ms,
                     },
                     Outcome::Holding(r),
                 ) => {
@@ -410,6 +408,9 @@ impl Worker {
                         Ok(h) => {
                             let before = judging::said_to_me(&ledger::read(), group, own);
                             let h = h.after(before.as_ref());
+                            if !release::holding_stands(group, started_ms, &h) {
+                                continue;
+                            }
                             self.failed.remove(&key);
                             // Recorded as said to this instance (its system
                             // identifier and rank in the entry's own columns).
@@ -426,19 +427,23 @@ impl Worker {
                         }
                     }
                 }
+                (Target::Release { db, group }, Outcome::Release(r)) => {
+                    self.releases.told(db, group, r);
+                }
                 (Target::Predecessor { key }, Outcome::Successor(r)) => match r {
-                    Ok(lines) => {
+                    Ok(said) => {
                         self.failed.remove(&key);
+                        let (handover, name) = handover::took_place(said);
                         let answer = asking::Answer {
-                            told: Told::Handover(handover::read(lines.as_deref())),
-                            name: "the server this one was a standby of".into(),
+                            told: Told::Handover(handover),
+                            name,
                             known: vec![instance::own(identity::node_id_set())],
                         };
                         answers.push((key, identity::node_id_set(), answer, false));
                     }
                     Err(why) => {
                         if self.failed.get(&key) != Some(&why) {
-                            pgrx::log!("chronoid: could not ask the server this one was a standby of (primary_conninfo) to give way: {why}{}", if chronoid_formats::node_handover::answered_with_error(&why) { "; asking again before minting" } else { "; taken for down, as after a failover: minting (docs/across-servers.md, \"Handover\")" });
+                            pgrx::log!("chronoid: could not ask the server this one was a standby of (primary_conninfo) to give way: {why}{}", if chronoid_formats::node_handover::taken_for_down(&why) { "; taken for down, as after a failover: minting (docs/across-servers.md, \"Handover\")" } else { "; asking again before minting" });
                         }
                         self.failed.insert(key, why);
                     }
@@ -460,6 +465,11 @@ impl Worker {
                                 nodes,
                                 tables,
                             }) => {
+                                // A coordinator: a group's holder replaced
+                                // or removed is told to stop at once.
+                                if group == Some(0) {
+                                    self.releases.formation_read(db, &nodes);
+                                }
                                 d.citus = Some(Some((group, nodes, tables)));
                                 d.unreadable = None;
                             }

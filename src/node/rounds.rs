@@ -13,14 +13,13 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use super::asking::Question;
-use super::citus;
 use super::citus::ListedNode;
-use super::judging::{self, Facts, FormationPeer, HoldingFacts};
+use super::judging::{self, Facts};
 use super::verdict::{self, Scope};
 use super::{handover, instance, ledger};
 use crate::pg::subscriptions::Subscription;
-use chronoid_formats::node_id::{resolve, Node, Source, MAX_NODE_ID, UNSET};
-use chronoid_formats::node_judging::{self as policy, Judgement};
+use chronoid_formats::node_id::UNSET;
+use chronoid_formats::node_judging::{self as policy, Holding, Judgement};
 use chronoid_formats::node_ledger::Ledger;
 use chronoid_formats::node_verdict::{State, Verdict};
 
@@ -31,6 +30,9 @@ const ASK_EVERY: Duration = Duration::from_secs(10);
 const ASK_AGAIN_AFTER_REFUSAL: Duration = Duration::from_secs(5);
 /// A peer never heard under this server's id is asked at most this often.
 const ASK_UNHEARD_EVERY: Duration = Duration::from_secs(2);
+/// A coordinator that is handing a group over to this node is asked again
+/// this often.
+const ASK_AGAIN_PENDING: Duration = Duration::from_millis(200);
 
 /// What a question under way is for.
 pub(super) enum Target {
@@ -47,11 +49,14 @@ pub(super) enum Target {
         own: i32,
         group: i32,
         coordinator: String,
+        started_ms: u64,
     },
     /// One database's formation, read by a question started then.
     Formation { db: u32, started: Instant },
     /// The server this one was a standby of, asked to give way.
     Predecessor { key: String },
+    /// The node that held a Citus group of a database, told to stop.
+    Release { db: u32, group: i32 },
 }
 
 /// A Citus database's group id (`None`: no row), its formation's nodes,
@@ -101,142 +106,10 @@ pub(super) struct Worker {
     /// What the last look could not read.
     pub(super) note: String,
     pub(super) predecessor: Option<handover::Predecessor>,
+    pub(super) releases: super::release::Releases,
 }
 
 impl Worker {
-    /// Every database whose Citus formation needs a verdict of its own,
-    /// with its group id (`None`: cannot be read).
-    fn citus_databases(&self) -> Vec<(u32, Option<i32>, [u32; 2])> {
-        self.databases
-            .iter()
-            .filter_map(|(db, d)| match (&d.citus, &d.unreadable) {
-                // A group id chronoid cannot take (no formation yet) is
-                // published as none: callers then find the refusal.
-                (Some(Some((group, nodes, tables))), _) => Some((
-                    *db,
-                    group.filter(|_| citus::unusable_group(*group, nodes).is_none()),
-                    *tables,
-                )),
-                // Never read: it may be a Citus node, whose node id would be
-                // its group's; where chronoid.node_id is set, that is the
-                // node id whatever it is, and the database reads the
-                // server's verdict (the view notes it).
-                (None, Some(_)) if self.settings.0 == UNSET => Some((*db, None, [0, 0])),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The facts of one scope.
-    fn facts(&self, scope: Scope, overflow: &[u32]) -> Facts {
-        let (setting, base) = self.settings;
-        let base = base.clamp(0, i32::from(MAX_NODE_ID)) as u16;
-        let mut facts = Facts {
-            node: Node {
-                id: None,
-                source: Source::Unset,
-            },
-            own: UNSET,
-            subscriptions: self.subscriptions.clone(),
-            formation: None,
-            holding: None,
-            unusable: None,
-        };
-        let db = match scope {
-            Scope::Server => {
-                facts.node = resolve(setting, None, base).unwrap_or(facts.node);
-                facts.own = facts.node.id.map_or(UNSET, i32::from);
-                if !overflow.is_empty() {
-                    facts.unusable = Some((
-                        format!("more than {} databases of this server are Citus nodes, and chronoid judges at most {}", verdict::MAX_CITUS_DATABASES, verdict::MAX_CITUS_DATABASES),
-                        "Keep Citus in fewer databases of one server.".into(),
-                    ));
-                }
-                return facts;
-            }
-            Scope::Citus(db) => db,
-        };
-        let Some(d) = self.databases.get(&db) else {
-            return facts;
-        };
-        let (group, nodes) = match (&d.citus, &d.unreadable) {
-            (Some(Some((g, n, _))), _) => (*g, n.clone()),
-            (_, why) => {
-                facts.unusable = Some((
-                    format!("chronoid cannot read this database's Citus formation: {}", why.as_deref().unwrap_or("not read yet")),
-                    "Let the bootstrap superuser connect to this database over the server's own socket (pg_hba.conf), or set chronoid.node_id for this server in postgresql.conf.".into(),
-                ));
-                return facts;
-            }
-        };
-        if let Some(refusal) = citus::unusable_group(group, &nodes) {
-            if setting == UNSET {
-                facts.unusable = Some(refusal);
-                return facts;
-            }
-        }
-        let group = group.unwrap_or(0);
-        match resolve(setting, Some(group), base) {
-            Ok(node) => facts.node = node,
-            Err(_) => {
-                // Callers raise it themselves (22023), before any verdict.
-                facts.unusable = Some((
-                    "the node id cannot be taken from the Citus formation".into(),
-                    String::new(),
-                ));
-                return facts;
-            }
-        }
-        facts.own = facts.node.id.map_or(UNSET, i32::from);
-        let own_id_asks = match facts.node.source {
-            Source::Setting => true,
-            Source::Citus { base, .. } => base != 0,
-            Source::Unset => false,
-        };
-        let options = citus::options();
-        if own_id_asks {
-            let peers = citus::other_nodes(&nodes, group)
-                .iter()
-                .map(|n| FormationPeer {
-                    key: format!("citus node {}:{}", n.host, n.port),
-                    conninfo: citus::conninfo_of(n, &d.name, &self.superuser, &options),
-                    group: n.group,
-                    name: format!("the Citus node {}:{} (group {})", n.host, n.port, n.group),
-                })
-                .collect();
-            facts.formation = Some((group, peers));
-        }
-        facts.holding = citus::coordinator(&nodes, group).map(|c| HoldingFacts {
-            group,
-            conninfo: citus::conninfo_of(&c, &d.name, &self.superuser, &options),
-            coordinator: format!("{}:{}", c.host, c.port),
-            dbname: d.name.clone(),
-            user: self.superuser.clone(),
-        });
-        facts
-    }
-
-    /// The scopes to judge: the server, once every database was looked
-    /// at (a Citus database not yet found would read the server's), and
-    /// each Citus database.
-    fn scopes(&self) -> (Vec<Scope>, Vec<u32>) {
-        let citus = self.citus_databases();
-        let overflow = verdict::set_citus_databases(&citus);
-        let mut scopes: Vec<Scope> = citus
-            .iter()
-            .filter(|(db, _, _)| !overflow.contains(db))
-            .map(|(db, _, _)| Scope::Citus(*db))
-            .collect();
-        let all_looked = self
-            .databases
-            .values()
-            .all(|d| (d.citus.is_some() || d.unreadable.is_some()) && d.stale_since.is_none());
-        if !self.citus_preloaded || (!self.superuser.is_empty() && all_looked) {
-            scopes.push(Scope::Server);
-        }
-        (scopes, overflow)
-    }
-
     /// Judges every scope and publishes its verdict; the round it judged
     /// (what `start_due_questions` asks on).
     pub(super) fn judge_all(&mut self, epoch: u64) -> Round {
@@ -249,8 +122,9 @@ impl Worker {
             .iter()
             .map(|s| {
                 let mut facts = self.facts(*s, &overflow);
-                // A server that gave its place away refuses whatever it sees.
-                if let Some(refusal) = handover::refusal() {
+                // A server that gave its place away, or a database told its
+                // group is no longer its, refuses whatever it sees.
+                if let Some(refusal) = handover::refusal_in(*s) {
                     facts.unusable = Some(refusal);
                 }
                 (*s, facts)
@@ -354,7 +228,7 @@ impl Worker {
             Target::Holding { group, .. } => {
                 facts.holding.as_ref().is_some_and(|h| h.group == *group)
             }
-            Target::Formation { .. } => false,
+            Target::Formation { .. } | Target::Release { .. } => false,
             Target::Predecessor { .. } => facts.unusable.is_none(),
         })
     }
@@ -362,7 +236,14 @@ impl Worker {
     /// Asks the peers of `round`'s scopes that are due.
     pub(super) fn start_due_questions(&mut self, round: &Round) {
         let ledger = &round.ledger;
-        let appname_of = |own: i32| instance::appname(own);
+        // A promoted standby claims its node id to its peers only once the
+        // server it followed gave way: one that waits, or is refused (a
+        // sibling took the place), must not make that one refuse.
+        let claims = matches!(
+            handover::judge(self.predecessor.as_ref(), ledger, &self.failed),
+            None | Some(Judgement::Mint)
+        );
+        let appname_of = |own: i32| instance::appname(if claims { own } else { UNSET });
         for (scope, facts) in &round.scoped {
             let scope = *scope;
             if facts.unusable.is_some() {
@@ -447,12 +328,20 @@ impl Worker {
                     .questions
                     .iter()
                     .any(|(t, _)| matches!(t, Target::Holding { group, .. } if *group == h.group));
+                // Never told, or told the group is being handed over to
+                // this node (the coordinator telling the last holder to
+                // stop: moments).
+                let said = judging::said_to_me(ledger, h.group, own);
+                let every = match said {
+                    Some(Holding::Pending { .. }) => ASK_AGAIN_PENDING,
+                    _ => ASK_UNHEARD_EVERY,
+                };
                 let unheard = !self.failed.contains_key(&key)
-                    && judging::said_to_me(ledger, h.group, own).is_none()
+                    && matches!(said, None | Some(Holding::Pending { .. }))
                     && self
                         .last_asked
                         .get(&(key.clone(), own))
-                        .is_none_or(|t| t.elapsed() >= ASK_UNHEARD_EVERY);
+                        .is_none_or(|t| t.elapsed() >= every);
                 if !busy && (full || unheard) {
                     self.last_asked.insert((key, own), Instant::now());
                     let q =
@@ -462,6 +351,7 @@ impl Worker {
                             own,
                             group: h.group,
                             coordinator: h.coordinator.clone(),
+                            started_ms: crate::pg::clock::now_ms(),
                         },
                         q,
                     ));

@@ -64,6 +64,10 @@ pub(super) struct CitusSlot {
     /// `pg_dist_node`'s and `pg_dist_local_group`'s oids there.
     tables: [AtomicU32; 2],
     slot: Slot,
+    /// A group the coordinator told this node is no longer its
+    /// (`release.rs`), and when (unix ms); `NO_GROUP`: none.
+    released: AtomicI32,
+    released_ms: AtomicU64,
 }
 
 pub struct Shared {
@@ -116,6 +120,8 @@ pub fn request_shmem() {
                     group: AtomicI32::new(NO_GROUP),
                     tables: [const { AtomicU32::new(0) }; 2],
                     slot: Slot::new(),
+                    released: AtomicI32::new(NO_GROUP),
+                    released_ms: AtomicU64::new(0),
                 }
             }; MAX_CITUS_DATABASES],
             note: SharedText::new(),
@@ -175,6 +181,55 @@ fn slot(scope: Scope) -> Option<&'static Slot> {
             .iter()
             .find(|c| c.db.load(Ordering::Acquire) == db)
             .map(|c| &c.slot),
+    }
+}
+
+/// Database `db` of this server was told by its coordinator that `group`
+/// is no longer its: its callers refuse from now on (the epoch moves on).
+/// `false` where the worker does not count `db` a Citus node.
+pub fn mark_released(db: u32, group: i32, now_ms: u64) -> bool {
+    let Some(c) = shared()
+        .citus
+        .iter()
+        .find(|c| c.db.load(Ordering::Acquire) == db)
+    else {
+        return false;
+    };
+    c.released_ms.store(now_ms, Ordering::Release);
+    c.released.store(group, Ordering::Release);
+    configuration_changed();
+    true
+}
+
+/// The group database `db` was told is no longer its, where that is the
+/// group it reads, and when.
+pub fn released_in(db: u32) -> Option<(i32, u64)> {
+    let c = shared()
+        .citus
+        .iter()
+        .find(|c| c.db.load(Ordering::Acquire) == db)?;
+    let group = c.released.load(Ordering::Acquire);
+    (group != NO_GROUP && group == c.group.load(Ordering::Acquire))
+        .then(|| (group, c.released_ms.load(Ordering::Acquire)))
+}
+
+/// When a database of this server was last told `group` is no longer its.
+pub fn released_at(group: i32) -> Option<u64> {
+    shared()
+        .citus
+        .iter()
+        .filter(|c| c.released.load(Ordering::Acquire) == group)
+        .map(|c| c.released_ms.load(Ordering::Acquire))
+        .max()
+}
+
+/// The worker: the coordinator says `group` is this node's again (asked
+/// after it said otherwise).
+pub fn clear_released(group: i32) {
+    for c in &shared().citus {
+        let _ = c
+            .released
+            .compare_exchange(group, NO_GROUP, Ordering::AcqRel, Ordering::Acquire);
     }
 }
 

@@ -66,6 +66,8 @@ const PGRES_POLLING_READING: c_int = 1;
 const PGRES_POLLING_WRITING: c_int = 2;
 const PGRES_POLLING_OK: c_int = 3;
 const CONNECTION_BAD: c_int = 1;
+/// Connecting, and the socket not yet connected.
+const CONNECTION_STARTED: c_int = 2;
 const PGRES_COMMAND_OK: c_int = 1;
 const PGRES_TUPLES_OK: c_int = 2;
 
@@ -245,8 +247,18 @@ impl Connection {
             if !matches!(self.phase, Phase::Failed(_) | Phase::Answered(_))
                 && Instant::now() >= self.deadline
             {
-                self.phase =
-                    Phase::Failed(format!("no answer within {} s", ANSWER_WITHIN.as_secs()));
+                // Still connecting (no server's kernel took the
+                // connection: a host down, a network cut) or connected to a
+                // server that does not answer (its processes stopped).
+                // SAFETY: this connection, made by libpq.
+                let connecting = matches!(self.phase, Phase::Connecting { .. })
+                    && unsafe { (api.status)(self.conn) } == CONNECTION_STARTED;
+                let secs = ANSWER_WITHIN.as_secs();
+                self.phase = Phase::Failed(if connecting {
+                    format!("could not connect within {secs} s")
+                } else {
+                    format!("no answer within {secs} s")
+                });
             }
             // SAFETY (every call below): this connection, made by libpq
             // and not yet finished.
@@ -404,6 +416,27 @@ pub fn wait<'a>(connections: impl Iterator<Item = &'a Connection>, timeout: Dura
 /// `'` escaped, as libpq reads it.
 pub fn quote(value: &str) -> String {
     format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// A connection string to this server's own socket, database `dbname` as
+/// `user`, bounded by short lock and statement timeouts.
+pub fn local_conninfo(dbname: &str, user: &str) -> String {
+    let dirs = super::guc::config_text(c"unix_socket_directories")
+        .map(|t| t.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let host = dirs
+        .split(',')
+        .map(str::trim)
+        .find(|d| !d.is_empty())
+        .unwrap_or("localhost");
+    // SAFETY: the port this server listens on.
+    let port = unsafe { pgrx::pg_sys::PostPortNumber };
+    format!(
+        "host={} port={port} dbname={} user={} options='-c lock_timeout=500 -c statement_timeout=4000'",
+        quote(host),
+        quote(dbname),
+        quote(user)
+    )
 }
 
 /// `conninfo` with `keyword` set to `value`, unless it has one already and

@@ -16,6 +16,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use File::Copy;
+use Time::HiRes ();
 use Chronoid;
 
 plan skip_all => 'needs CHRONOID_PG_INSTALL_OLD (OLD_PG_CONFIG=... scripts/prove.sh)'
@@ -61,6 +62,23 @@ CREATE TABLE nf_parts_0 PARTITION OF nf_parts FOR VALUES WITH (MODULUS 2, REMAIN
 CREATE TABLE nf_parts_1 PARTITION OF nf_parts FOR VALUES WITH (MODULUS 2, REMAINDER 1);
 INSERT INTO nf_parts SELECT nf FROM t;
 });
+# A subscriber (node id 3) of a publisher (node id 2) whose peer worker
+# asked it: the publisher knows the old server, its system identifier and
+# rank. Upgraded with chronoid.instance copied in (the upgrade steps,
+# docs/high-availability.md), the new server is a later instance of the
+# same server, not another one with its node id: it mints within seconds.
+my $pub = chronoid_node('publisher', allows_streaming => 'logical');
+$pub->append_conf('postgresql.conf', "chronoid.node_id = 2\ncluster_name = 'publisher'\n");
+$pub->start;
+$pub->safe_psql('postgres', 'CREATE EXTENSION chronoid; CREATE TABLE pubt (id nanoflake PRIMARY KEY DEFAULT gen_nanoflake()); CREATE PUBLICATION p FOR TABLE pubt');
+my $pub_conn = $pub->connstr('postgres') =~ s/'//gr;
+$old->safe_psql('upgrade_me', 'CREATE TABLE pubt (id nanoflake PRIMARY KEY)');
+$old->safe_psql('upgrade_me', "CREATE SUBSCRIPTION s CONNECTION '$pub_conn' PUBLICATION p WITH (copy_data = false)");
+ok($pub->poll_query_until('postgres', q{SELECT current_setting('chronoid.node_ids_seen') ~ '\n[0-9]+\t[0-9]+\t3\t'}),
+	'the publisher (2) knows the subscriber (3), which asked it');
+is($old->safe_psql('upgrade_me', 'SELECT nanoflake_generator(gen_nanoflake())'), '3', 'the subscriber mints with 3');
+my $old_system = $old->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()');
+
 my $values = 'SELECT n, nanoflake_send(nf), scru160_send(s), codokey_send(ck), caloriosa_send(c), uid60_send(u) FROM t ORDER BY n';
 my $placement = 'SELECT tableoid::regclass, scru160_send(s) FROM parts ORDER BY 2';
 sub fp { my ($node, $q) = @_; return $node->safe_psql('upgrade_me', qq{SELECT md5(string_agg(r::text, E'\\n')) FROM ($q) r}) }
@@ -93,6 +111,7 @@ $new->append_conf('postgresql.conf', "shared_preload_libraries = 'chronoid'\nchr
 # upgraded server from repeating an ID even with its clock 30 s behind (the
 # server runs under libfaketime; the clock is set right again below).
 copy($old->data_dir . '/chronoid.marks', $new->data_dir . '/chronoid.marks') or die "copy chronoid.marks: $!";
+copy($old->data_dir . '/chronoid.instance', $new->data_dir . '/chronoid.instance') or die "copy chronoid.instance: $!";
 my $clock = $new->basedir . '/clock.offset';
 set_clock($clock, '-30');
 start_with_clock($new);
@@ -128,5 +147,43 @@ is($new->safe_psql('upgrade_me', "SELECT gen_nanoflake() > '$max_nf'::nanoflake,
 	't|t|t|t|3', 'the clock set right: the generators continue above every ID minted before the upgrade (caloriosa: by millisecond)');
 is($new->safe_psql('upgrade_me', 'INSERT INTO t (ck, n) VALUES (codokey(now()), 20001) RETURNING n'), '20001',
 	'new rows insert under every unique index');
+
+# The subscriber, upgraded: its subscription is there again (pg_upgrade
+# keeps it from 17 on; before, pg_dump recreates it unconnected), enabled.
+ok($new->log_contains(qr/chronoid: "chronoid.instance" was written by the cluster with system identifier $old_system \(this one's is \d+\): this server continues that server as a later instance of it/),
+	'the upgraded server says it continues the old one');
+if ($new->safe_psql('upgrade_me', q{SELECT count(*) FROM pg_subscription WHERE subname = 's'}) eq '0')
+{
+	$new->safe_psql('upgrade_me', "CREATE SUBSCRIPTION s CONNECTION '$pub_conn' PUBLICATION p WITH (copy_data = false, create_slot = false, slot_name = 's')");
+}
+else
+{
+	my ($enabled, $slot) = split /\|/,
+	  $new->safe_psql('upgrade_me', q{SELECT subenabled, coalesce(subslotname::text, '') FROM pg_subscription WHERE subname = 's'});
+	$new->safe_psql('upgrade_me', q{ALTER SUBSCRIPTION s SET (slot_name = 's')}) if $slot eq '';
+	$new->safe_psql('upgrade_me', 'ALTER SUBSCRIPTION s ENABLE') if $enabled eq 'f';
+}
+my $t0 = Time::HiRes::time();
+ok($new->poll_query_until('upgrade_me', 'SELECT nanoflake_generator(gen_nanoflake()) = 3'), 'the upgraded subscriber mints with 3');
+note sprintf('the upgraded subscriber minted %.1f s after its subscription was enabled', Time::HiRes::time() - $t0);
+is($pub->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '2', 'the publisher mints on');
+is($new->safe_psql('postgres', "SELECT current_setting('chronoid.node_ids_seen') ~ ('^' || '$old_system' || '\t')"), 't',
+	'the upgraded server tells its peers the old server\'s system identifier');
 $new->stop;
+# The former data directory, started again (copy mode leaves it whole):
+# the older instance, it refuses once it hears of the newer from the
+# publisher, which the upgraded server asked.
+$old->start;
+my $refused = '';
+for (1 .. 60)
+{
+	my (undef, undef, $e) = $old->psql('upgrade_me', 'SELECT gen_nanoflake()');
+	$refused = $e // '';
+	last if $refused =~ /refuses/;
+	Time::HiRes::sleep(0.5);
+}
+like($refused, qr/gen_nanoflake\(\) refuses: a copy of this server \(its system identifier $old_system, made active after this one\) mints with this server's node id 3/,
+	'the former data directory, started again, refuses: the upgraded server is the newer instance');
+$old->stop;
+$pub->stop;
 done_testing();

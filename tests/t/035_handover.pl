@@ -56,7 +56,13 @@ my $standby = PostgreSQL::Test::Cluster->new('promoted', install_path => $ENV{CH
 $standby->init_from_backup($east, 'b', has_streaming => 1);
 $standby->append_conf('postgresql.conf', "cluster_name = 'promoted'\n");
 $standby->start;
+# A second standby of east, promoted once the first has taken east's place.
+my $twin = PostgreSQL::Test::Cluster->new('twin', install_path => $ENV{CHRONOID_PG_INSTALL});
+$twin->init_from_backup($east, 'b', has_streaming => 1);
+$twin->append_conf('postgresql.conf', "cluster_name = 'twin'\n");
+$twin->start;
 $east->wait_for_catchup($standby);
+$east->wait_for_catchup($twin);
 
 # A writer: inserts IDs for $secs seconds, through refusals (55000) and,
 # on a standby, read-only errors (25006) until it is promoted; says how
@@ -77,7 +83,7 @@ BEGIN
 		END;
 		COMMIT;
 	END LOOP;
-	RAISE NOTICE 'errors: %', (SELECT string_agg(DISTINCT e, ' | ') FROM unnest(errs) e);
+	RAISE NOTICE 'errors: %', (SELECT string_agg(DISTINCT regexp_replace(e, '[0-9]+ ms', 'N ms', 'g'), ' | ') FROM unnest(errs) e);
 	RAISE NOTICE 'by sqlstate: %', (SELECT string_agg(s || '=' || n, ',') FROM (SELECT left(e, 5) s, count(*) n FROM unnest(errs) e GROUP BY 1 ORDER BY 1) x);
 END \$\$};
 	my $h = IPC::Run::start([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres'), '-c', $sql ],
@@ -113,6 +119,8 @@ ok($east->poll_query_until('postgres',
 my $worker_pid = $east->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'chronoid peer worker'});
 ok($worker_pid =~ /^\d+$/, 'east runs its peer worker');
 
+my ($ret, $out, $err);
+
 # 1. The promotion, writers on both sides throughout.
 my $east_writer = writer($east, 8);
 Time::HiRes::sleep(1.5);
@@ -145,15 +153,32 @@ $lowly->finish;
 is($lout, "100000\n", 'lowly\'s query ends as it would');
 ok($east->log_contains(qr/chronoid: this server handed its place over to "promoted"/), 'east says so in its log');
 
+# 1b. The second standby of east, promoted after the first took east's
+# place: east tells it so (only the first successor takes a place), and it
+# refuses rather than mint beside the first.
+$twin->promote;
+$twin->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'twin not promoted';
+($ret, $out, $err) = $twin->psql('postgres', 'SELECT gen_nanoflake()', extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+for (1 .. 40)
+{
+	last if $err =~ /refuses: the server this one/;
+	Time::HiRes::sleep(0.5);
+	($ret, $out, $err) = $twin->psql('postgres', 'SELECT gen_nanoflake()', extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+}
+like($err, qr/55000: gen_nanoflake\(\) refuses: the server this one was a standby of \(primary_conninfo\) says that another copy of it \("promoted"\) holds its place/,
+	'a second standby of east, promoted after the first took east\'s place, refuses (55000), naming the first');
+is($standby->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'while the first mints on');
+$twin->stop;
+
 # 2. East's verdicts say so, and a restart keeps it (chronoid.successor).
 like($east->safe_psql('postgres', q{SELECT state || ': ' || reason || ' / ' || hint FROM chronoid_node_verdicts WHERE database = 'postgres'}),
 	qr/^refuses: this server handed its place over to "promoted".* \/ Its successor mints now\..*chronoid\.successor/,
 	'chronoid_node_verdicts: east refuses, with the way back');
 $east->restart;
-my ($ret, $out, $err) = $east->psql('postgres', 'SELECT gen_nanoflake()', extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+($ret, $out, $err) = $east->psql('postgres', 'SELECT gen_nanoflake()', extra_params => [ '-v', 'VERBOSITY=verbose' ]);
 like($err, qr/ERROR:  55000: gen_nanoflake\(\) refuses: this server handed its place over to "promoted"/, 'east restarted: still refuses');
-like($east->safe_psql('postgres', 'SHOW chronoid.successor'), qr/^\d+\t\d+\t1\t0\teast\n\d+\t\d+\t1\t\d+\tpromoted$/,
-	'SHOW chronoid.successor: east, then the copy that took its place');
+like($east->safe_psql('postgres', 'SHOW chronoid.handover'), qr/^\d+\t\d+\t1\t0\teast\n\d+\t\d+\t1\t\d+\tpromoted\nlast\t\d+\t\d+\t\d+$/,
+	'SHOW chronoid.handover: east, then the copy that took its place');
 is($standby->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'the promoted standby mints on');
 
 # 3. Only a later copy, asking as a role that may replicate, takes a place:
@@ -174,28 +199,70 @@ for my $try ([ 'plain', "chronoid:successor:-1:" . $b36->($sysid) . ":$later:lia
 	[ $standby->safe_psql('postgres', 'SELECT current_user'), "chronoid:successor:-1:" . $b36->(42) . ":$later:other", '' ])
 {
 	my ($user, $app, $pre) = @$try;
-	$standby->safe_psql('postgres', "${pre}SHOW chronoid.successor", connstr => $standby->connstr('postgres') . " user=$user application_name=$app");
+	$standby->safe_psql('postgres', "${pre}SHOW chronoid.handover", connstr => $standby->connstr('postgres') . " user=$user application_name=$app");
 }
-unlike($standby->safe_psql('postgres', 'SHOW chronoid.successor'), qr/\n/, 'the promoted server records no successor');
+unlike($standby->safe_psql('postgres', 'SHOW chronoid.handover'), qr/\n/, 'the promoted server records no successor');
 is($standby->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'and mints on');
 
-# 4. A failover: a standby of the promoted server, promoted once its
-# primary is down, is not held up: its old primary cannot be reached.
+# 4. A promoted standby whose clock is 3 s behind, made to wait 4 s for
+# its predecessor (which turns replication connections away meanwhile, and
+# mints on): it resumes above the last ID its predecessor made, as the
+# answer tells it, rather than above the last mark it replayed.
 $standby->backup('c');
+my $skewed = PostgreSQL::Test::Cluster->new('skewed', install_path => $ENV{CHRONOID_PG_INSTALL});
+$skewed->init_from_backup($standby, 'c', has_streaming => 1);
+$skewed->append_conf('postgresql.conf', "cluster_name = 'skewed'\n");
+my $clock = start_with_clock($skewed);
+$standby->wait_for_catchup($skewed);
+set_clock($clock, '-3');
+$standby->safe_psql('postgres', 'TRUNCATE minted');
+$standby->wait_for_catchup($skewed);
+my $hba = $standby->data_dir . '/pg_hba.conf';
+my $hba_text = PostgreSQL::Test::Utils::slurp_file($hba);
+PostgreSQL::Test::Utils::append_to_file("$hba.new", "local replication all reject\nhost replication all all reject\n" . $hba_text);
+rename("$hba.new", $hba) or die "rename: $!";
+$standby->reload;
+{
+	my $old = writer($standby, 11);
+	Time::HiRes::sleep(1);
+	$skewed->safe_psql('postgres', 'SELECT pg_promote(false)');
+	my $new = writer($skewed, 9);
+	Time::HiRes::sleep(4);
+	PostgreSQL::Test::Utils::append_to_file("$hba.new", $hba_text);
+	rename("$hba.new", $hba) or die "rename: $!";
+	$standby->reload;
+	$_->[0]->finish for $old, $new;
+	note "the old primary's writer: ${$old->[2]}";
+	note "the skewed standby's writer: ${$new->[2]}";
+	my $before = ids($standby, q{by = 'promoted'});
+	my $after = ids($skewed, q{by = 'skewed'});
+	my $dups = grep { $before->{$_} } keys %$after;
+	cmp_ok(scalar(keys %$after), '>', 1000, 'the skewed standby minted (' . scalar(keys %$after) . ' IDs)');
+	is($dups, 0, 'not one ID minted by both, its clock 3 s behind after a wait of 4 s');
+	my $old_max = $standby->safe_psql('postgres', q{SELECT max(id) FROM minted WHERE by = 'promoted'});
+	is($skewed->safe_psql('postgres', qq{SELECT min(id) > '$old_max'::nanoflake FROM minted WHERE by = 'skewed'}), 't',
+		'every ID it minted lies above every ID its predecessor made');
+	like(${$new->[2]}, qr/by sqlstate: (25006=\d+,?)?55000=\d+\n/, 'meanwhile it refused (55000), as for a clock behind');
+}
+set_clock($clock, '+0');
+
+# 5. A failover: a standby of the skewed server, promoted once its
+# primary is down, is not held up: its old primary cannot be reached.
+$skewed->backup('d');
 my $next = PostgreSQL::Test::Cluster->new('next', install_path => $ENV{CHRONOID_PG_INSTALL});
-$next->init_from_backup($standby, 'c', has_streaming => 1);
+$next->init_from_backup($skewed, 'd', has_streaming => 1);
 $next->append_conf('postgresql.conf', "cluster_name = 'next'\n");
 $next->start;
-$standby->wait_for_catchup($next);
-$standby->stop('immediate');
+$skewed->wait_for_catchup($next);
+$skewed->stop('immediate');
 my $t0 = Time::HiRes::time;
 $next->promote;
 ok($next->poll_query_until('postgres', 'SELECT nanoflake_generator(gen_nanoflake()) = 1'), 'a standby promoted with its primary down mints');
 note sprintf('promote (primary down) to first ID: %.0f ms', (Time::HiRes::time - $t0) * 1000);
 ok($next->log_contains(qr/chronoid: could not ask the server this one was a standby of \(primary_conninfo\) to give way: .*taken for down, as after a failover: minting/),
 	'and says in its log why it did not wait');
-
 $next->stop;
+$standby->stop;
 $west->stop if $west;
 $east->stop;
 done_testing();

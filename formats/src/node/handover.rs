@@ -49,10 +49,11 @@ pub fn takes_place_of(own: &Known, asker: &Known) -> bool {
         && asker.node_id == own.node_id
 }
 
-/// Of two successors recorded, the one kept: the later (of two standbys
-/// promoted, the later is the newer copy, and the earlier refuses too).
+/// Whether a server that recorded `recorded` as its successor takes
+/// `asker`: only the first (of two standbys promoted, the one that asked
+/// first took the place and mints; the other is told so, and refuses).
 pub fn keeps(recorded: Option<&Known>, asker: &Known) -> bool {
-    recorded.is_none_or(|r| asker.since >= r.since)
+    recorded.is_none_or(|r| (r.system, r.since) == (asker.system, asker.since))
 }
 
 /// What the server a successor was a standby of answered it.
@@ -63,8 +64,8 @@ pub enum Handover {
     /// It holds no place this server takes: a standby, another cluster,
     /// another node id, this very server, or chronoid not loaded there.
     Clear,
-    /// It is a later copy of this server, or handed over to one (named):
-    /// this server is the older, and refuses.
+    /// It is a later copy of this server, or handed its place over to
+    /// another copy (named) first: that one mints, and this one refuses.
     Newer(String),
     /// It answered without recording this server (the asker's role may not
     /// replicate there, or it is an older chronoid).
@@ -109,9 +110,29 @@ pub fn read_answer(me: &Known, lines: Option<&[Known]>) -> Handover {
     }
     match lines.and_then(|l| l.get(1)) {
         Some(s) if (s.system, s.since) == (me.system, me.since) => Handover::Stopped,
-        Some(s) if s.system == me.system && s.since > me.since => Handover::Newer(s.name.clone()),
+        Some(s) if s.system == me.system => Handover::Newer(s.name.clone()),
         _ if itself.node_id != me.node_id => Handover::Clear,
         _ => Handover::NotTaken,
+    }
+}
+
+/// The last line of an answer to a successor: where each counter
+/// generator (nanoflake, caloriosa, uid60) stopped, in milliseconds since
+/// its epoch.
+pub fn last_line(last: [u64; 3]) -> String {
+    format!("\nlast\t{}\t{}\t{}", last[0], last[1], last[2])
+}
+
+/// An answer split into its lines of servers and where the generators
+/// stopped (`None`: not said).
+pub fn split_answer(text: &str) -> (&str, Option<[u64; 3]>) {
+    let Some((lines, last)) = text.rsplit_once("\nlast\t") else {
+        return (text, None);
+    };
+    let v: Vec<u64> = last.split('\t').filter_map(|f| f.parse().ok()).collect();
+    match v.as_slice() {
+        &[a, b, c] => (lines, Some([a, b, c])),
+        _ => (text, None),
     }
 }
 
@@ -121,11 +142,23 @@ pub const HINT_NOT_TAKEN: &str = "Let the role in primary_conninfo replicate on 
 
 pub const HINT_HANDED_OVER: &str = "Its successor mints now. To make this server mint again, rebuild it as a standby (pg_rewind, or a new base backup); if the successor is gone for good, remove the file chronoid.successor from this server's data directory and restart it; docs/across-servers.md, \"Handover\".";
 
-/// Whether a question's failure means the server answered (an error of its
-/// own: it runs, and may be minting) rather than could not be reached (no
-/// server listening, no route, no answer in time).
-pub fn answered_with_error(why: &str) -> bool {
-    why.contains("FATAL:") || why.contains("ERROR:")
+/// Whether a question's failure means no server can be there: none
+/// listening, no route, no host by that name, no connection made in time.
+/// Anything else (the server's own error, a connection made and never
+/// answered, a connection string this server's libpq cannot use) may hide
+/// a server that runs and mints, and is waited out.
+pub fn taken_for_down(why: &str) -> bool {
+    [
+        "could not connect within",
+        "Connection refused",
+        "No such file or directory",
+        "No route to host",
+        "Network is unreachable",
+        "could not translate host name",
+        "Connection timed out",
+    ]
+    .iter()
+    .any(|w| why.contains(w))
 }
 
 /// Judges the server this one was a standby of (`name`): by what it last
@@ -139,7 +172,7 @@ pub fn judge_predecessor(
         (Some(Handover::Stopped | Handover::Clear), _) => Judgement::Mint,
         (Some(Handover::Newer(copy)), _) => Judgement::Refuse {
             message: format!(
-                "{name} says that a later copy of this server (\"{copy}\") holds its place: this one is the older, and the later copy mints"
+                "{name} says that another copy of it (\"{copy}\") holds its place: that copy mints, and this one must not"
             ),
             hint: HINT_NEWER.into(),
         },
@@ -149,15 +182,70 @@ pub fn judge_predecessor(
             ),
             hint: HINT_NOT_TAKEN.into(),
         },
-        (None, Some(why)) if answered_with_error(why) => Judgement::Wait(format!(
-            "asking {name} to stop minting before this server mints: it answered with an error ({why}); asking again"
-        )),
         // Down (a failover's old primary) or out of reach: taken for down.
-        (None, Some(_)) => Judgement::Mint,
+        (None, Some(why)) if taken_for_down(why) => Judgement::Mint,
+        (None, Some(why)) => Judgement::Wait(format!(
+            "asking {name} to stop minting before this server mints: could not ask it ({why}); asking again"
+        )),
         (None, None) => Judgement::Wait(format!(
             "asking {name} to stop minting before this server mints"
         )),
     }
+}
+
+/// A Citus coordinator's record of which node holds each group, as its
+/// peer worker reads the formation: the holder it confirmed (`None`: the
+/// group never seen), and the node the formation lists now (`None`: none).
+/// What it does next:
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextHolder {
+    /// Nothing changed.
+    Same,
+    /// Confirm `listed` (a group seen for the first time, or one whose
+    /// holder was told): no node held it before, or the one that did has
+    /// stopped.
+    Confirm,
+    /// Tell the confirmed holder, which the formation no longer lists for
+    /// the group, to stop; confirm the listed one once it has.
+    Release,
+}
+
+pub fn next_holder(confirmed: Option<&str>, listed: Option<&str>) -> NextHolder {
+    match (confirmed, listed) {
+        (None, None) => NextHolder::Same,
+        (None, Some(_)) => NextHolder::Confirm,
+        (Some(c), Some(l)) if c == l => NextHolder::Same,
+        (Some(_), _) => NextHolder::Release,
+    }
+}
+
+/// The coordinator's answer to a node that asks who holds its group
+/// (`holder\tGROUP\tHOST:PORT`, the address empty while the group is
+/// being handed over), read back: the confirmed holder, `None` while
+/// pending; `Err` for anything else.
+pub fn read_holder(text: &str, group: i32) -> Result<Option<String>, String> {
+    let mut f = text.split('\t');
+    match (
+        f.next(),
+        f.next().map(str::parse::<i32>),
+        f.next(),
+        f.next(),
+    ) {
+        (Some("holder"), Some(Ok(g)), Some(h), None) if g == group => {
+            Ok((!h.is_empty()).then(|| h.to_owned()))
+        }
+        _ => Err("an answer that is not chronoid's".into()),
+    }
+}
+
+pub fn holder_line(group: i32, holder: Option<&str>) -> String {
+    format!("holder\t{group}\t{}", holder.unwrap_or(""))
+}
+
+/// What a node the coordinator told to stop for `group` answers once it
+/// has.
+pub fn released_line(group: i32) -> String {
+    format!("released\t{group}")
 }
 
 #[cfg(test)]
@@ -178,6 +266,17 @@ mod tests {
     fn only_a_later_copy_with_the_same_setting_takes_a_primarys_place() {
         let own = k(7, 100, 1, "old");
         assert!(takes_place_of(&own, &k(7, 101, 1, "new")));
+        assert!(!taken_for_down(
+            "FATAL:  the database system is shutting down"
+        ));
+        assert!(!taken_for_down(
+            "invalid connection option \"keepalives_idel\""
+        ));
+        assert!(
+            !taken_for_down("no answer within 5 s"),
+            "connected, never answered"
+        );
+        assert!(taken_for_down("could not connect within 5 s"));
         assert!(!takes_place_of(&own, &k(7, 100, 1, "itself")));
         assert!(!takes_place_of(&own, &k(7, 99, 1, "older")));
         assert!(!takes_place_of(&own, &k(8, 101, 1, "another cluster")));
@@ -193,10 +292,14 @@ mod tests {
     }
 
     #[test]
-    fn the_later_of_two_successors_is_kept() {
+    fn the_first_successor_keeps_the_place() {
         let first = k(7, 101, 1, "first");
         assert!(keeps(None, &first));
-        assert!(keeps(Some(&first), &k(7, 102, 1, "second")));
+        assert!(keeps(Some(&first), &first), "asked again");
+        assert!(
+            !keeps(Some(&first), &k(7, 102, 1, "second")),
+            "the first keeps it"
+        );
         assert!(!keeps(Some(&k(7, 102, 1, "second")), &first));
     }
 
@@ -214,7 +317,12 @@ mod tests {
         assert_eq!(
             read_answer(&me, Some(&[old.clone(), k(7, 300, 1, "later")])),
             Handover::Newer("later".into()),
-            "it handed over to a later copy"
+            "it handed over to another copy"
+        );
+        assert_eq!(
+            read_answer(&me, Some(&[old.clone(), k(7, 150, 1, "sibling")])),
+            Handover::Newer("sibling".into()),
+            "it handed over to a sibling promoted first"
         );
         assert_eq!(
             read_answer(&me, Some(&[k(7, 300, 1, "later")])),
@@ -246,6 +354,42 @@ mod tests {
             assert_eq!(Handover::from_code(h.code(), "n"), Some(h));
         }
         assert_eq!(Handover::from_code(9, "n"), None);
+    }
+
+    #[test]
+    fn a_coordinator_confirms_a_groups_holder_once_the_last_one_stopped() {
+        assert_eq!(next_holder(None, None), NextHolder::Same);
+        assert_eq!(
+            next_holder(None, Some("h:1")),
+            NextHolder::Confirm,
+            "first seen"
+        );
+        assert_eq!(next_holder(Some("h:1"), Some("h:1")), NextHolder::Same);
+        assert_eq!(
+            next_holder(Some("h:1"), Some("h:2")),
+            NextHolder::Release,
+            "replaced"
+        );
+        assert_eq!(
+            next_holder(Some("h:1"), None),
+            NextHolder::Release,
+            "removed"
+        );
+        assert_eq!(
+            read_holder(&holder_line(4, Some("h:1")), 4),
+            Ok(Some("h:1".into()))
+        );
+        assert_eq!(read_holder(&holder_line(4, None), 4), Ok(None));
+        assert!(
+            read_holder(&holder_line(4, None), 5).is_err(),
+            "another group"
+        );
+        assert!(read_holder("holder\t4\th:1\tmore", 4).is_err());
+        assert!(read_holder("", 4).is_err());
+        assert_eq!(released_line(4), "released\t4");
+        let text = format!("a\nb{}", last_line([1, 2, 3]));
+        assert_eq!(split_answer(&text), ("a\nb", Some([1, 2, 3])));
+        assert_eq!(split_answer("a\nb"), ("a\nb", None));
     }
 
     #[test]
@@ -284,8 +428,16 @@ mod tests {
             Judgement::Mint
         );
         assert_eq!(
-            judge_predecessor(name, None, Some("no answer within 5 s")),
-            Judgement::Mint
+            judge_predecessor(name, None, Some("could not connect within 5 s")),
+            Judgement::Mint,
+            "a host down"
+        );
+        assert!(
+            matches!(
+                judge_predecessor(name, None, Some("no answer within 5 s")),
+                Judgement::Wait(_)
+            ),
+            "connected to a server whose processes are stopped: it may mint again"
         );
     }
 }

@@ -310,6 +310,9 @@ pub enum Holding {
     /// It lists a node (`holder`) that could not be asked who it is: this
     /// node, or the one that replaced it, out of this node's reach.
     Unconfirmed { holder: String },
+    /// It lists `holder`, and is still telling the node that held the
+    /// group before to stop (`node_handover::next_holder`).
+    Pending { holder: String },
 }
 
 impl Holding {
@@ -322,6 +325,7 @@ impl Holding {
             Holding::Another { copy: false, .. } => 3,
             Holding::Another { copy: true, .. } => 4,
             Holding::Unconfirmed { .. } => 5,
+            Holding::Pending { .. } => 6,
         }
     }
 
@@ -329,7 +333,8 @@ impl Holding {
         match self {
             Holding::Holds { holder }
             | Holding::Another { holder, .. }
-            | Holding::Unconfirmed { holder } => holder,
+            | Holding::Unconfirmed { holder }
+            | Holding::Pending { holder } => holder,
             Holding::NotListed => "",
         }
     }
@@ -344,6 +349,7 @@ impl Holding {
                 copy: code == 4,
             }),
             5 => Some(Holding::Unconfirmed { holder }),
+            6 => Some(Holding::Pending { holder }),
             _ => None,
         }
     }
@@ -409,6 +415,11 @@ pub fn judge_holding(
 ) -> Judgement {
     let message = match (holding, failed) {
         (Some(Holding::Holds { .. }), _) => return Judgement::Mint,
+        (Some(Holding::Pending { holder }), _) => {
+            return Judgement::Wait(format!(
+                "the formation's coordinator ({coordinator}) lists {holder} as the node of group {group}, and is still telling the node that held group {group} before to stop"
+            ))
+        }
         (Some(Holding::Unconfirmed { holder }), _) => format!(
             "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists {holder} as the node of group {group}, which this node could not ask who it is: it may be the node that replaced this one"
         ),

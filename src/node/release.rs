@@ -1,0 +1,252 @@
+//! A Citus group handed over before its new node's first ID (the policy is
+//! `chronoid_formats::node_handover::next_holder`):
+//!
+//! - **the coordinator** remembers, per Citus database and group, the node
+//!   it confirmed as the group's holder (`chronoid.peers`, so a restart
+//!   keeps it). When its peer worker reads a formation that lists another
+//!   node for a group, or none (`citus_update_node`, `citus_remove_node`,
+//!   `citus_add_node(…, groupid => …)`), it tells the confirmed holder to
+//!   stop at once, asking again every second. Once that node has stopped,
+//!   or cannot be reached (taken for down), the listed node is confirmed;
+//! - **a node the coordinator tells** (a superuser's connection to the
+//!   database, `SHOW chronoid.handover`) records it as the coordinator's
+//!   word on its group (`chronoid.peers`), marks its database in shared
+//!   memory and moves the epoch on, so that every caller there refuses
+//!   before it answers; only a later answer of the coordinator that it
+//!   holds the group lifts it;
+//! - **a node asking its coordinator** who holds its group reads the
+//!   confirmed holder beside the listed one (`asking.rs`): while they
+//!   differ it waits (`Holding::Pending`).
+//!
+//! The node layer: may import `src/pg/` and `src/durable/`, never
+//! `src/types/` or `src/generators.rs`.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::citus::{self, ListedNode};
+use super::{identity, instance, judging, ledger, verdict};
+use chronoid_formats::node_handover::{self as policy, NextHolder};
+use chronoid_formats::node_judging::Holding;
+use chronoid_formats::node_ledger::Peer;
+
+/// How soon a node told to stop that answered with an error is told again.
+const TELL_AGAIN: Duration = Duration::from_secs(1);
+
+fn key(db: u32, group: i32) -> String {
+    format!("citus group {group} of database {db} held by")
+}
+
+fn of_key(key: &str) -> Option<(u32, i32)> {
+    let rest = key.strip_prefix("citus group ")?.strip_suffix(" held by")?;
+    let (group, db) = rest.split_once(" of database ")?;
+    Some((db.parse().ok()?, group.parse().ok()?))
+}
+
+/// A node being told to stop, the holder to confirm once it has, and when
+/// it was last told.
+type Telling = (ListedNode, Option<String>, Option<Instant>);
+
+/// A coordinator's confirmed holders, and those it is telling to stop.
+#[derive(Default)]
+pub struct Releases {
+    loaded: bool,
+    confirmed: HashMap<(u32, i32), String>,
+    pending: HashMap<(u32, i32), Telling>,
+}
+
+impl Releases {
+    fn load(&mut self) {
+        if !std::mem::replace(&mut self.loaded, true) {
+            for p in ledger::read().peers {
+                if let Some(at) = of_key(&p.key) {
+                    self.confirmed.insert(at, p.name);
+                }
+            }
+        }
+    }
+
+    /// The coordinator's database `db` read, its formation listing `nodes`.
+    pub fn formation_read(&mut self, db: u32, nodes: &[ListedNode]) {
+        self.load();
+        let mut groups: Vec<i32> = nodes.iter().map(|n| n.group).filter(|g| *g > 0).collect();
+        groups.extend(self.confirmed.keys().filter(|(d, _)| *d == db).map(|k| k.1));
+        groups.sort_unstable();
+        groups.dedup();
+        let mut confirm = Vec::new();
+        for group in groups {
+            let listed =
+                citus::listed_holder(nodes, group).map(|n| format!("{}:{}", n.host, n.port));
+            let held = self.confirmed.get(&(db, group)).cloned();
+            match policy::next_holder(held.as_deref(), listed.as_deref()) {
+                NextHolder::Same => {
+                    self.pending.remove(&(db, group));
+                }
+                NextHolder::Confirm => confirm.push((group, listed)),
+                NextHolder::Release => {
+                    let Some(node) = held.as_deref().and_then(|h| node_at(h, group)) else {
+                        confirm.push((group, listed));
+                        continue;
+                    };
+                    let entry = self
+                        .pending
+                        .entry((db, group))
+                        .or_insert((node, None, None));
+                    entry.1 = listed;
+                }
+            }
+        }
+        self.confirm(db, confirm);
+    }
+
+    /// Confirms each group's holder (`None`: the group has none).
+    fn confirm(&mut self, db: u32, holders: Vec<(i32, Option<String>)>) {
+        if holders.is_empty() {
+            return;
+        }
+        let now = crate::pg::clock::now_ms();
+        for (group, holder) in &holders {
+            self.pending.remove(&(db, *group));
+            match holder {
+                Some(h) => self.confirmed.insert((db, *group), h.clone()),
+                None => self.confirmed.remove(&(db, *group)),
+            };
+        }
+        // Not written: the next change writes it (reported by `update`).
+        let _ = ledger::update(identity::node_id_set(), |l| {
+            let mut changed = false;
+            for (group, holder) in &holders {
+                let k = key(db, *group);
+                changed |= match holder {
+                    Some(h) => l.note_peer(Peer {
+                        key: k,
+                        system: 0,
+                        since: 0,
+                        node_id: *group,
+                        own_id: -1,
+                        seen_ms: now,
+                        pass_on: false,
+                        name: h.clone(),
+                    }),
+                    None => l.keep_peers(|p| p.key != k),
+                };
+            }
+            changed
+        });
+    }
+
+    /// The nodes due to be told to stop: (database, group, node).
+    pub fn due(&mut self, busy: impl Fn(u32, i32) -> bool) -> Vec<(u32, i32, ListedNode)> {
+        let mut out = Vec::new();
+        for ((db, group), (node, _, told)) in self.pending.iter_mut() {
+            if !busy(*db, *group) && told.is_none_or(|t| t.elapsed() >= TELL_AGAIN) {
+                *told = Some(Instant::now());
+                out.push((*db, *group, node.clone()));
+            }
+        }
+        out
+    }
+
+    /// What the node told to stop for `group` of `db` answered.
+    pub fn told(&mut self, db: u32, group: i32, answer: Result<bool, String>) {
+        let Some((node, listed, _)) = self.pending.get(&(db, group)) else {
+            return;
+        };
+        let stopped = match &answer {
+            Ok(stopped) => *stopped,
+            // Down, or out of reach: taken for down, as a failover's old
+            // primary is (docs/across-servers.md, "Handover").
+            Err(why) if policy::taken_for_down(why) => {
+                pgrx::log!("chronoid: could not tell {}:{}, which held Citus group {group}, to stop: {why}; taken for down", node.host, node.port);
+                true
+            }
+            Err(_) => false,
+        };
+        if stopped {
+            let listed = listed.clone();
+            self.confirm(db, vec![(group, listed)]);
+        }
+    }
+}
+
+/// A node at `host:port`, as a confirmed holder is kept.
+fn node_at(holder: &str, group: i32) -> Option<ListedNode> {
+    let (host, port) = holder.rsplit_once(':')?;
+    Some(ListedNode {
+        group,
+        host: host.to_owned(),
+        port: port.parse().ok()?,
+        active: true,
+        primary: true,
+    })
+}
+
+fn my_db() -> u32 {
+    // SAFETY: this backend's database, set at connection.
+    u32::from(unsafe { pgrx::pg_sys::MyDatabaseId })
+}
+
+/// A node's answer to its coordinator, which told it `group` is no longer
+/// its: where this database reads that group, recorded as the
+/// coordinator's word and marked, so that every caller here refuses, before
+/// the answer.
+pub fn answer_release(group: i32) -> Result<String, String> {
+    if verdict::citus_group_here() == Some(group) {
+        let now = crate::pg::clock::now_ms();
+        let own = identity::node_id_answered();
+        let me = instance::own(own);
+        let (_, written) = ledger::update(identity::node_id_set(), |l| {
+            l.note_peer(Peer {
+                key: judging::holding_key(group),
+                system: me.system,
+                since: me.since,
+                node_id: Holding::NotListed.code(),
+                own_id: own,
+                seen_ms: now,
+                pass_on: false,
+                name: String::new(),
+            })
+        });
+        written?;
+        if verdict::mark_released(my_db(), group, now) {
+            pgrx::log!("chronoid: the Citus coordinator says group {group} is no longer this node's: its counter generators refuse in this database from now on");
+        }
+    }
+    Ok(policy::released_line(group))
+}
+
+/// A coordinator's answer to a node that asks who holds `group`: the
+/// holder it confirmed in this database, empty where it keeps none (a
+/// group never held, or a coordinator whose peer worker has not read its
+/// formation: the listed node stands).
+pub fn answer_holder(group: i32) -> String {
+    let k = key(my_db(), group);
+    ledger::read()
+        .peers
+        .iter()
+        .find(|p| p.key == k)
+        .map(|p| policy::holder_line(group, Some(&p.name)))
+        .unwrap_or_default()
+}
+
+/// Whether a coordinator's answer on `group` to a question started at
+/// `started_ms` stands: not one asked before the coordinator told this
+/// node the group is no longer its (it would undo that). An answer that
+/// this node holds the group lifts the mark.
+pub fn holding_stands(group: i32, started_ms: u64, holding: &Holding) -> bool {
+    let told_after = verdict::released_at(group).is_some_and(|ms| ms >= started_ms);
+    if !told_after && matches!(holding, Holding::Holds { .. }) {
+        verdict::clear_released(group);
+    }
+    !told_after
+}
+
+/// The refusal of database `db`, told by its coordinator that the group it
+/// reads is no longer its: message and hint.
+pub fn refusal(db: u32) -> Option<(String, String)> {
+    let (group, _) = verdict::released_in(db)?;
+    Some((
+        format!("the formation's coordinator told this node that Citus group {group} is no longer its (the node was removed, or the group given to another node)"),
+        chronoid_formats::node_judging::HINT_CITUS_HOLDER.to_owned(),
+    ))
+}
