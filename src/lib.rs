@@ -94,7 +94,13 @@ pub extern "C-unwind" fn _PG_init() {
     node::instance::request_shmem();
     node::verdict::request_shmem();
     node::handover::request_shmem();
-    node::peer_worker::register_worker();
+    // pg_upgrade starts the new cluster (and the old) in binary-upgrade
+    // mode, with this library preloaded and, before the upgrade steps copy
+    // `chronoid.instance` in, as a cluster no peer knows: it asks nobody.
+    // SAFETY: a flag the postmaster set from its options before preloading.
+    if !unsafe { pgrx::pg_sys::IsBinaryUpgrade } {
+        node::peer_worker::register_worker();
+    }
     node::changes::register();
     // After every `pg_shmem_init!` above, so that it runs after their hooks
     // and fills what they placed: reads `chronoid.marks`, resumes tickers.

@@ -14,14 +14,13 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::cell::UnsafeCell;
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, CStr};
 
-use pgrx::{pg_guard, pg_sys, PgSqlErrorCode};
+use pgrx::{pg_guard, pg_sys};
 
 use super::instance::own;
 use super::ledger::{read, update};
-use crate::pg::guc::{Settings, Startup};
+use crate::pg::guc::{define_shown, shown, Settings, Startup, TextVariable};
 use chronoid_formats::node_ledger::Known;
 
 /// Who asks, from an `application_name` of `appname`'s.
@@ -44,10 +43,7 @@ pub(crate) fn asker(appname: &str, now: u64) -> Option<Known> {
     })
 }
 
-struct TextVariable(UnsafeCell<*mut c_char>);
-// SAFETY: written only by PostgreSQL's GUC machinery in a backend's one thread.
-unsafe impl Sync for TextVariable {}
-static NODE_IDS_SEEN: TextVariable = TextVariable(UnsafeCell::new(std::ptr::null_mut()));
+static NODE_IDS_SEEN: TextVariable = TextVariable::new();
 
 pub const SETTINGS: Settings = Settings {
     names: &[c"chronoid.node_ids_seen"],
@@ -55,21 +51,13 @@ pub const SETTINGS: Settings = Settings {
 };
 
 fn define_settings(_startup: Startup) {
-    // SAFETY: the strings and the variable live for the process.
-    unsafe {
-        pg_sys::DefineCustomStringVariable(
-            c"chronoid.node_ids_seen".as_ptr(),
-            c"This server and the servers it knows to mint near it: system identifier, since, node id, age (ms), name, one per line. Read-only.".as_ptr(),
-            c"What this server answers a peer that asks before it mints; docs/across-servers.md.".as_ptr(),
-            NODE_IDS_SEEN.0.get(),
-            c"".as_ptr(),
-            pg_sys::GucContext::PGC_INTERNAL,
-            (pg_sys::GUC_NOT_IN_SAMPLE | pg_sys::GUC_DISALLOW_IN_FILE) as i32,
-            None,
-            None,
-            Some(show_node_ids_seen),
-        );
-    }
+    define_shown(
+        c"chronoid.node_ids_seen",
+        c"This server and the servers it knows to mint near it: system identifier, since, node id, age (ms), name, one per line. Read-only.",
+        c"What this server answers a peer that asks before it mints; docs/across-servers.md.",
+        &NODE_IDS_SEEN,
+        show_node_ids_seen,
+    );
 }
 
 /// The answer (`SHOW chronoid.node_ids_seen`, or a peer's
@@ -78,18 +66,10 @@ fn define_settings(_startup: Startup) {
 /// ERROR where the asker cannot be recorded.
 #[pg_guard]
 unsafe extern "C-unwind" fn show_node_ids_seen() -> *const c_char {
-    let answer = pgrx::PgTryBuilder::new(answer)
-        .catch_others(|_| Ok(String::new()))
-        .execute()
-        .unwrap_or_else(|why| {
-            crate::pg::error::error(
-                PgSqlErrorCode::ERRCODE_IO_ERROR,
-                format!("chronoid cannot answer a server whose asking it cannot record: {why}"),
-            )
-        });
-    let answer = CString::new(answer).unwrap_or_default();
-    // SAFETY: a copy in the caller's memory context, as guc.c's own hooks' strings live.
-    unsafe { pg_sys::pstrdup(answer.as_ptr()) }
+    shown(
+        answer,
+        "chronoid cannot answer a server whose asking it cannot record",
+    )
 }
 
 fn answer() -> Result<String, String> {

@@ -22,16 +22,16 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, CStr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic, PgSqlErrorCode};
+use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic};
 
 use super::asking::SuccessorAnswer;
 use super::{answering, identity, instance, release, verdict};
 use crate::durable::generator::{Generator, InShmem};
-use crate::pg::guc::{Settings, Startup};
+use crate::pg::guc::{define_shown, shown, Settings, Startup, TextVariable};
 use crate::pg::shared_text::SharedText;
 use chronoid_formats::node_handover::{self as policy, Handover};
 use chronoid_formats::node_judging::Judgement;
@@ -142,8 +142,6 @@ pub fn load() {
 /// Records `asker` as this server's successor and refuses from now on;
 /// `Ok(false)` where a later successor is recorded already.
 fn hand_over(asker: &Known) -> Result<bool, String> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     let lock = std::fs::File::open(".")
         .and_then(|dir| dir.lock().map(|()| dir))
         .map_err(|e| format!("could not lock the data directory to write \"{FILE}\": {e}"))?;
@@ -151,27 +149,13 @@ fn hand_over(asker: &Known) -> Result<bool, String> {
     if !policy::keeps(before.as_ref(), asker) {
         return Ok(false);
     }
-    let tmp = format!("{FILE}.tmp");
-    // SAFETY: a global PostgreSQL sets from the data directory's mode at start.
-    let mode = unsafe { crate::pg::ffi::pg_file_create_mode } as u32;
     let name: String = asker.name.chars().filter(|c| !c.is_control()).collect();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(mode)
-        .open(&tmp)
-        .and_then(|mut f| {
-            let by = instance::own_since();
-            let line = format!(
-                "{by} {} {} {} {name}",
-                asker.system, asker.since, asker.node_id
-            );
-            f.write_all(format!("{HEADER}\n{line}\n").as_bytes())?;
-            f.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&tmp, FILE))
-        .and_then(|()| std::fs::File::open(".")?.sync_all())
+    let by = instance::own_since();
+    let line = format!(
+        "{by} {} {} {} {name}",
+        asker.system, asker.since, asker.node_id
+    );
+    crate::pg::files::replace(FILE, format!("{HEADER}\n{line}\n").as_bytes())
         .map_err(|e| format!("could not write file \"{FILE}\": {e}"))?;
     mark(asker);
     drop(lock);
@@ -187,11 +171,7 @@ fn hand_over(asker: &Known) -> Result<bool, String> {
     Ok(true)
 }
 
-struct TextVariable(std::cell::UnsafeCell<*mut c_char>);
-// SAFETY: written only by PostgreSQL's GUC machinery in a backend's one thread.
-unsafe impl Sync for TextVariable {}
-static SUCCESSOR_SETTING: TextVariable =
-    TextVariable(std::cell::UnsafeCell::new(std::ptr::null_mut()));
+static HANDOVER: TextVariable = TextVariable::new();
 
 pub const SETTINGS: Settings = Settings {
     names: &[c"chronoid.handover"],
@@ -199,40 +179,21 @@ pub const SETTINGS: Settings = Settings {
 };
 
 fn define_settings(_startup: Startup) {
-    // SAFETY: the strings and the variable live for the process.
-    unsafe {
-        pg_sys::DefineCustomStringVariable(
-            c"chronoid.handover".as_ptr(),
-            c"This server, then the copy of it that took its place, if any: system identifier, since, node id, age (ms), name. Read-only.".as_ptr(),
-            c"What this server answers a standby of it that was promoted and asks to take its place; docs/across-servers.md, \"Handover\".".as_ptr(),
-            SUCCESSOR_SETTING.0.get(),
-            c"".as_ptr(),
-            pg_sys::GucContext::PGC_INTERNAL,
-            (pg_sys::GUC_NOT_IN_SAMPLE | pg_sys::GUC_DISALLOW_IN_FILE) as i32,
-            None,
-            None,
-            Some(show_successor),
-        );
-    }
+    define_shown(
+        c"chronoid.handover",
+        c"This server, then the copy of it that took its place, if any: system identifier, since, node id, age (ms), name. Read-only.",
+        c"What this server answers a standby of it that was promoted and asks to take its place, or (a Citus coordinator) a node that asks who holds its group; docs/across-servers.md, \"Handover\".",
+        &HANDOVER,
+        show_handover,
+    );
 }
 
 /// The answer to a successor (`SHOW chronoid.handover`): a later copy of
 /// this server asking to take its place is recorded first, and this
 /// server refuses before it answers. Raises 58030 where it cannot record.
 #[pg_guard]
-unsafe extern "C-unwind" fn show_successor() -> *const c_char {
-    let answer = pgrx::PgTryBuilder::new(answer)
-        .catch_others(|_| Ok(String::new()))
-        .execute()
-        .unwrap_or_else(|why| {
-            crate::pg::error::error(
-                PgSqlErrorCode::ERRCODE_IO_ERROR,
-                format!("chronoid cannot hand this server's place over: {why}"),
-            )
-        });
-    let answer = CString::new(answer).unwrap_or_default();
-    // SAFETY: a copy in the caller's memory context.
-    unsafe { pg_sys::pstrdup(answer.as_ptr()) }
+unsafe extern "C-unwind" fn show_handover() -> *const c_char {
+    shown(answer, "chronoid cannot hand this server's place over")
 }
 
 /// This instance as a successor sees it: its node id as set.

@@ -245,33 +245,13 @@ fn read_rank(
 }
 
 fn write_rank(here: Option<(u64, u64, u64)>, rank: u64, timeline: u64) {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     let Some((dev, ino, machine)) = here else {
         return;
     };
     let (control, lineage) = (control_system(), own_system());
-    let tmp = format!("{RANK_FILE}.tmp");
-    // SAFETY: a global PostgreSQL sets from the data directory's mode at start.
-    let mode = unsafe { crate::pg::ffi::pg_file_create_mode } as u32;
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(mode)
-        .open(&tmp)
-        .and_then(|mut f| {
-            f.write_all(
-                format!(
-                    "{RANK_HEADER}\n{dev} {ino} {machine} {rank} {timeline} {control} {lineage}\n"
-                )
-                .as_bytes(),
-            )?;
-            f.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&tmp, RANK_FILE))
-        .and_then(|()| std::fs::File::open(".")?.sync_all());
-    if let Err(e) = written {
+    let text =
+        format!("{RANK_HEADER}\n{dev} {ino} {machine} {rank} {timeline} {control} {lineage}\n");
+    if let Err(e) = crate::pg::files::replace(RANK_FILE, text.as_bytes()) {
         pgrx::warning!("chronoid: could not write file \"{RANK_FILE}\": {e}; after a restart this server ranks as a new instance of its cluster");
     }
 }

@@ -21,13 +21,9 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
-
 use chronoid_formats::node_ledger::Ledger;
 
 const FILE: &str = "chronoid.peers";
-const TEMP: &str = "chronoid.peers.tmp";
 
 /// What the file says (nothing, if there is none; a file that cannot be
 /// read is reported and taken as empty: what was remembered is asked again).
@@ -72,16 +68,5 @@ pub fn update(
 }
 
 fn write(ledger: &Ledger) -> std::io::Result<()> {
-    // SAFETY: a global PostgreSQL sets from the data directory's mode at start.
-    let mode = unsafe { crate::pg::ffi::pg_file_create_mode } as u32;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(mode)
-        .open(TEMP)?;
-    file.write_all(ledger.to_text().as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(TEMP, FILE)?;
-    std::fs::File::open(".")?.sync_all()
+    crate::pg::files::replace(FILE, ledger.to_text().as_bytes())
 }

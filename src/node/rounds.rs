@@ -122,9 +122,9 @@ impl Worker {
             .iter()
             .map(|s| {
                 let mut facts = self.facts(*s, &overflow);
-                // A server that gave its place away, or a database told its
-                // group is no longer its, refuses whatever it sees.
-                if let Some(refusal) = handover::refusal_in(*s) {
+                // A server that gave its place away refuses whatever it
+                // sees, and asks nobody.
+                if let Some(refusal) = handover::refusal() {
                     facts.unusable = Some(refusal);
                 }
                 (*s, facts)
@@ -166,6 +166,14 @@ impl Worker {
             let mut judgement = judging::judge(facts, &ledger, &self.failed);
             if let Some(j) = handover::judge(self.predecessor.as_ref(), &ledger, &self.failed) {
                 judgement = policy::strongest(&[judgement, j]);
+            }
+            // A database told its group is no longer its refuses, and asks
+            // its coordinator on: only its word that the group is this
+            // node's again lifts it.
+            if let Some((message, hint)) =
+                handover::refusal_in(scope).filter(|_| facts.unusable.is_none())
+            {
+                judgement = policy::strongest(&[Judgement::Refuse { message, hint }, judgement]);
             }
             let summary = facts.summary();
             let in_flight = self.in_flight_for(facts);

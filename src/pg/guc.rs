@@ -103,6 +103,67 @@ pub trait Parsed {
     fn parse(text: &str) -> Result<i64, &'static str>;
 }
 
+/// A text setting's variable, written only by PostgreSQL's GUC machinery.
+pub struct TextVariable(UnsafeCell<*mut c_char>);
+// SAFETY: written only by PostgreSQL's GUC machinery in a backend's one thread.
+unsafe impl Sync for TextVariable {}
+
+impl TextVariable {
+    pub const fn new() -> Self {
+        TextVariable(UnsafeCell::new(std::ptr::null_mut()))
+    }
+}
+
+impl Default for TextVariable {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Defines a read-only text setting (`internal`, refused in
+/// `postgresql.conf`) whose value is what `show` says when it is read.
+pub fn define_shown(
+    name: &'static CStr,
+    short: &'static CStr,
+    long: &'static CStr,
+    variable: &'static TextVariable,
+    show: unsafe extern "C-unwind" fn() -> *const c_char,
+) {
+    // SAFETY: the strings and the variable live for the process.
+    unsafe {
+        pg_sys::DefineCustomStringVariable(
+            name.as_ptr(),
+            short.as_ptr(),
+            long.as_ptr(),
+            variable.0.get(),
+            c"".as_ptr(),
+            pg_sys::GucContext::PGC_INTERNAL,
+            (pg_sys::GUC_NOT_IN_SAMPLE | pg_sys::GUC_DISALLOW_IN_FILE) as i32,
+            None,
+            None,
+            Some(show),
+        );
+    }
+}
+
+/// A show hook's value: `answer`'s text, in the caller's memory context,
+/// or an ERROR (58030, `what: why`) where it says why it cannot answer
+/// (an answer that records the asker, and cannot).
+pub fn shown(answer: fn() -> Result<String, String>, what: &str) -> *const c_char {
+    let text = pgrx::PgTryBuilder::new(answer)
+        .catch_others(|_| Ok(String::new()))
+        .execute()
+        .unwrap_or_else(|why| {
+            super::error::error(
+                pgrx::PgSqlErrorCode::ERRCODE_IO_ERROR,
+                format!("{what}: {why}"),
+            )
+        });
+    let text = CString::new(text).unwrap_or_default();
+    // SAFETY: a copy in the caller's memory context, as guc.c's own hooks' strings live.
+    unsafe { pg_sys::pstrdup(text.as_ptr()) }
+}
+
 /// Defines an integer setting whose default is the variable's initial value.
 #[allow(clippy::too_many_arguments)]
 pub fn define_int(

@@ -4,7 +4,7 @@
 //! queries to other servers, many at once (`libpq`), catalog scans (`catalog`) and
 //! the subscriptions they find (`subscriptions`),
 //! the backend's clock (`clock`), the control file (`control`), per-backend
-//! state (`backend_local`), the per-backend CSPRNG (`random`), settings
+//! state (`backend_local`), a small file replaced durably (`files`), the per-backend CSPRNG (`random`), settings
 //! machinery (`guc`), the guards before a write (`guards`), what a
 //! background worker does as PostgreSQL's own (`worker`), C declarations
 //! (`ffi`) and unguarded fmgr functions (`fmgr`).
@@ -20,6 +20,7 @@ pub mod control;
 pub mod datum;
 pub mod error;
 pub mod ffi;
+pub mod files;
 pub mod fmgr;
 pub mod guards;
 pub mod guc;

@@ -499,26 +499,33 @@ is(query($w4, 'SELECT nanoflake_generator(gen_nanoflake())'), $g4, "worker4 (gro
 }
 coord('SELECT citus_remove_node(\'127.0.0.1\', ' . $w4->port . ')');
 refused_within($w4,
-	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists no node in group $g4/,
-	'worker4 removed (citus_remove_node) while it runs: it refuses');
+	qr/55000: gen_nanoflake\(\) refuses: the formation's coordinator told this node that Citus group $g4 is no longer its/,
+	'worker4 removed (citus_remove_node) while it runs: told by the coordinator, it refuses (tests/t/036 counts the duplicates)');
 my $w5 = add_worker($f, 'worker5', group => $g4);
 is(group_id($w5), $g4, "worker5 added with worker4's group id $g4 (groupid =>)");
 is(query($w5, 'SELECT nanoflake_generator(gen_nanoflake())'), $g4, 'worker5 mints with it');
 my $p5 = $w5->port;
 refused_within($w4,
+	qr/55000: gen_nanoflake\(\) refuses: the formation's coordinator told this node that Citus group $g4 is no longer its/,
+	'and the removed worker4 still refuses');
+# Restarted, it asks the coordinator again, which names worker5.
+$w4->restart;
+refused_within($w4,
 	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$p5 as the node of group $g4, another server/,
-	'and the removed worker4 refuses, naming worker5');
+	'restarted, the removed worker4 refuses, naming worker5');
 $w4->stop;
 
 # The node the coordinator lists for a group, out of this node's reach
 # (moved to a host it cannot connect to, or a network split between them):
-# it may be the node that replaced this one, so this one refuses, naming it;
-# listed at its own address again, it mints.
+# it may be the node that replaced this one, so this one refuses (the
+# coordinator tells it at once that the group is no longer its; asking,
+# it finds the listed node out of reach); listed at its own address again,
+# it mints.
 my $nowhere = PostgreSQL::Test::Cluster::get_free_port();
 my $w5_id = coord("SELECT nodeid FROM pg_dist_node WHERE nodeport = $p5");
 coord("SELECT citus_update_node($w5_id, '127.0.0.1', $nowhere)");
 refused_within($w5,
-	qr/55000: gen_nanoflake\(\) refuses: this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$nowhere as the node of group $g4, which this node could not ask who it is/,
+	qr/55000: gen_nanoflake\(\) refuses: (the formation's coordinator told this node that Citus group $g4 is no longer its|this node reads Citus group $g4, but the formation's coordinator \(127.0.0.1:\d+\) lists 127.0.0.1:$nowhere as the node of group $g4, which this node could not ask who it is)/,
 	'worker5, the coordinator listing its group at an address it cannot reach (citus_update_node): refuses, naming it');
 coord("SELECT citus_update_node($w5_id, '127.0.0.1', $p5)");
 ok($w5->poll_query_until('postgres', "SELECT nanoflake_generator(gen_nanoflake()) = $g4"),

@@ -64,39 +64,6 @@ $twin->start;
 $east->wait_for_catchup($standby);
 $east->wait_for_catchup($twin);
 
-# A writer: inserts IDs for $secs seconds, through refusals (55000) and,
-# on a standby, read-only errors (25006) until it is promoted; says how
-# many statements each SQLSTATE ended.
-sub writer
-{
-	my ($node, $secs) = @_;
-	my ($out, $err) = ('', '');
-	my $sql = qq{DO \$\$
-DECLARE deadline timestamptz := clock_timestamp() + interval '$secs s'; errs text[] := '{}';
-BEGIN
-	WHILE clock_timestamp() < deadline LOOP
-		BEGIN
-			INSERT INTO minted (id) SELECT gen_nanoflake() FROM generate_series(1, 50);
-		EXCEPTION WHEN OTHERS THEN
-			errs := errs || (SQLSTATE || ' ' || SQLERRM);
-			PERFORM pg_sleep(0.001);
-		END;
-		COMMIT;
-	END LOOP;
-	RAISE NOTICE 'errors: %', (SELECT string_agg(DISTINCT regexp_replace(e, '[0-9]+ ms', 'N ms', 'g'), ' | ') FROM unnest(errs) e);
-	RAISE NOTICE 'by sqlstate: %', (SELECT string_agg(s || '=' || n, ',') FROM (SELECT left(e, 5) s, count(*) n FROM unnest(errs) e GROUP BY 1 ORDER BY 1) x);
-END \$\$};
-	my $h = IPC::Run::start([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres'), '-c', $sql ],
-		'>', \$out, '2>', \$err);
-	return [ $h, \$out, \$err ];
-}
-
-sub ids
-{
-	my ($node, $where) = @_;
-	my %ids = map { $_ => 1 } split /\n/, $node->safe_psql('postgres', "SELECT id FROM minted WHERE $where");
-	return \%ids;
-}
 
 # Every free worker slot of east held by a LOGIN role's parallel query.
 $east->safe_psql('postgres', q{
@@ -122,18 +89,18 @@ ok($worker_pid =~ /^\d+$/, 'east runs its peer worker');
 my ($ret, $out, $err);
 
 # 1. The promotion, writers on both sides throughout.
-my $east_writer = writer($east, 8);
+my $east_writer = id_writer($east, 8);
 Time::HiRes::sleep(1.5);
 kill 'STOP', $worker_pid;
 my $promoted_at = $standby->safe_psql('postgres', 'SELECT clock_timestamp()');
 $standby->safe_psql('postgres', 'SELECT pg_promote(false)');
-my $standby_writer = writer($standby, 6);
+my $standby_writer = id_writer($standby, 6);
 $_->[0]->finish for $east_writer, $standby_writer;
 kill 'CONT', $worker_pid;
 note "east's writer: ${$east_writer->[2]}";
 note "the promoted standby's writer: ${$standby_writer->[2]}";
-my $before = ids($east, q{by = 'east'});
-my $after = ids($standby, q{by = 'promoted'});
+my $before = minted_ids($east, q{by = 'east'});
+my $after = minted_ids($standby, q{by = 'promoted'});
 my $dups = grep { $before->{$_} } keys %$after;
 cmp_ok(scalar(keys %$before), '>', 1000, 'east minted before the promotion (' . scalar(keys %$before) . ' IDs)');
 cmp_ok(scalar(keys %$after), '>', 1000, 'the promoted standby minted after it (' . scalar(keys %$after) . ' IDs)');
@@ -223,10 +190,10 @@ PostgreSQL::Test::Utils::append_to_file("$hba.new", "local replication all rejec
 rename("$hba.new", $hba) or die "rename: $!";
 $standby->reload;
 {
-	my $old = writer($standby, 11);
+	my $old = id_writer($standby, 11);
 	Time::HiRes::sleep(1);
 	$skewed->safe_psql('postgres', 'SELECT pg_promote(false)');
-	my $new = writer($skewed, 9);
+	my $new = id_writer($skewed, 9);
 	Time::HiRes::sleep(4);
 	PostgreSQL::Test::Utils::append_to_file("$hba.new", $hba_text);
 	rename("$hba.new", $hba) or die "rename: $!";
@@ -234,8 +201,8 @@ $standby->reload;
 	$_->[0]->finish for $old, $new;
 	note "the old primary's writer: ${$old->[2]}";
 	note "the skewed standby's writer: ${$new->[2]}";
-	my $before = ids($standby, q{by = 'promoted'});
-	my $after = ids($skewed, q{by = 'skewed'});
+	my $before = minted_ids($standby, q{by = 'promoted'});
+	my $after = minted_ids($skewed, q{by = 'skewed'});
 	my $dups = grep { $before->{$_} } keys %$after;
 	cmp_ok(scalar(keys %$after), '>', 1000, 'the skewed standby minted (' . scalar(keys %$after) . ' IDs)');
 	is($dups, 0, 'not one ID minted by both, its clock 3 s behind after a wait of 4 s');

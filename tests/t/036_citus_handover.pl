@@ -44,43 +44,10 @@ $_->safe_psql('postgres', $MINTED) for $w1, $w2;
 is($w1->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1', 'worker1 mints with its group id 1');
 is($w2->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '2', 'worker2 mints with its group id 2');
 
-# A writer: inserts IDs for $secs seconds through any error, and says how
-# many statements each SQLSTATE ended.
-sub writer
-{
-	my ($node, $secs) = @_;
-	my ($out, $err) = ('', '');
-	my $sql = qq{DO \$\$
-DECLARE deadline timestamptz := clock_timestamp() + interval '$secs s'; errs text[] := '{}';
-BEGIN
-	WHILE clock_timestamp() < deadline LOOP
-		BEGIN
-			INSERT INTO minted (id) SELECT gen_nanoflake() FROM generate_series(1, 50);
-		EXCEPTION WHEN OTHERS THEN
-			errs := errs || (SQLSTATE || ' ' || SQLERRM);
-			PERFORM pg_sleep(0.002);
-		END;
-		COMMIT;
-	END LOOP;
-	RAISE NOTICE 'errors: %', (SELECT string_agg(DISTINCT regexp_replace(e, '[0-9]+ ms', 'N ms', 'g'), ' | ') FROM unnest(errs) e);
-	RAISE NOTICE 'by sqlstate: %', (SELECT string_agg(s || '=' || n, ',') FROM (SELECT left(e, 5) s, count(*) n FROM unnest(errs) e GROUP BY 1 ORDER BY 1) x);
-END \$\$};
-	my $h = IPC::Run::start([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres'), '-c', $sql ],
-		'>', \$out, '2>', \$err);
-	return [ $h, \$out, \$err ];
-}
-
-sub ids
-{
-	my ($node) = @_;
-	my %ids = map { $_ => 1 } split /\n/,
-	  $node->safe_psql('postgres', q{SELECT id FROM minted WHERE by = current_setting('cluster_name')});
-	return \%ids;
-}
 
 sub duplicates
 {
-	my ($a, $b) = map { ids($_) } @_;
+	my ($a, $b) = map { minted_ids($_, q{by = current_setting('cluster_name')}) } @_;
 	return (scalar(grep { $a->{$_} } keys %$b), scalar(keys %$a), scalar(keys %$b));
 }
 
@@ -91,10 +58,10 @@ $w1c->init_from_backup($w1, 'w1b', has_streaming => 1);
 $w1c->start;
 $w1->wait_for_catchup($w1c);
 {
-	my $old = writer($w1, 9);
+	my $old = id_writer($w1, 9);
 	Time::HiRes::sleep(1.5);
 	$w1c->safe_psql('postgres', 'SELECT pg_promote()');
-	my $new = writer($w1c, 7);
+	my $new = id_writer($w1c, 7);
 	Time::HiRes::sleep(1);
 	my ($p1, $pc) = ($w1->port, $w1c->port);
 	coord("SELECT citus_update_node((SELECT nodeid FROM pg_dist_node WHERE nodeport = $p1), '127.0.0.1', $pc)");
@@ -134,12 +101,12 @@ my $worker_pid = $w2->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity W
 ok($worker_pid =~ /^\d+$/, 'worker2 runs its peer worker');
 my $g2 = group_id($w2);
 {
-	my $old = writer($w2, 9);
+	my $old = id_writer($w2, 9);
 	Time::HiRes::sleep(1.5);
 	kill 'STOP', $worker_pid;
 	coord('SELECT citus_remove_node(\'127.0.0.1\', ' . $w2->port . ')');
 	my $w3 = add_worker($f, 'worker3', group => $g2, before_add => sub { $_[0]->safe_psql('postgres', $MINTED) });
-	my $new = writer($w3, 6);
+	my $new = id_writer($w3, 6);
 	$_->[0]->finish for $old, $new;
 	kill 'CONT', $worker_pid;
 	note "worker2's writer: ${$old->[2]}";

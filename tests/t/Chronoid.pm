@@ -20,7 +20,7 @@ use Test::More;
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
   stop_streams load_streams crash_cluster cluster_processes wait_until_gone
   generate_until_ok concurrent_generate at_once program_ok relay_tap app_node
-  start_pgbouncer set_node_id);
+  start_pgbouncer set_node_id id_writer minted_ids);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -351,6 +351,43 @@ sub set_node_id
 	$node->poll_query_until('postgres', "SELECT current_setting('chronoid.node_id') = '" . ($id // -1) . "'")
 	  or die 'node id not reloaded';
 	return;
+}
+
+# A writer for counting repeats across servers: inserts gen_nanoflake()
+# into its table minted (id) for $secs seconds, 50 a statement, through any
+# error (a refusal, a read-only error until promoted), then says in NOTICEs
+# which errors ended statements (milliseconds left out) and how many of
+# each SQLSTATE. Returns [harness, \$stdout, \$stderr].
+sub id_writer
+{
+	my ($node, $secs) = @_;
+	my ($out, $err) = ('', '');
+	my $sql = qq{DO \$\$
+DECLARE deadline timestamptz := clock_timestamp() + interval '$secs s'; errs text[] := '{}';
+BEGIN
+	WHILE clock_timestamp() < deadline LOOP
+		BEGIN
+			INSERT INTO minted (id) SELECT gen_nanoflake() FROM generate_series(1, 50);
+		EXCEPTION WHEN OTHERS THEN
+			errs := errs || (SQLSTATE || ' ' || SQLERRM);
+			PERFORM pg_sleep(0.001);
+		END;
+		COMMIT;
+	END LOOP;
+	RAISE NOTICE 'errors: %', (SELECT string_agg(DISTINCT regexp_replace(e, '[0-9]+ ms', 'N ms', 'g'), ' | ') FROM unnest(errs) e);
+	RAISE NOTICE 'by sqlstate: %', (SELECT string_agg(s || '=' || n, ',') FROM (SELECT left(e, 5) s, count(*) n FROM unnest(errs) e GROUP BY 1 ORDER BY 1) x);
+END \$\$};
+	my $h = IPC::Run::start([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres'), '-c', $sql ],
+		'>', \$out, '2>', \$err);
+	return [ $h, \$out, \$err ];
+}
+
+# The IDs in $node's table minted whose rows match $where, as a set.
+sub minted_ids
+{
+	my ($node, $where) = @_;
+	my %ids = map { $_ => 1 } split /\n/, $node->safe_psql('postgres', "SELECT id FROM minted WHERE $where");
+	return \%ids;
 }
 
 1;
