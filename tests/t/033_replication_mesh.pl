@@ -405,18 +405,7 @@ set_node_id($n{east}, 1);
 # judging goes on. West takes east's id while the query holds the slots:
 # east refuses within its round, and mints again once west has its own.
 {
-	use IPC::Run;
-	$n{east}->safe_psql('postgres', q{
-		CREATE ROLE lowly LOGIN;
-		CREATE TABLE big AS SELECT g FROM generate_series(1, 100000) g;
-		ALTER TABLE big SET (parallel_workers = 64);
-		GRANT SELECT ON big TO lowly;
-		CREATE FUNCTION slow(int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN PERFORM pg_sleep(0.002); RETURN $1; END $$;});
-	my ($in, $out, $err) = ('', '', '');
-	my $h = IPC::Run::start(
-		[ 'psql', '-XAtq', '-d', $n{east}->connstr('postgres') . ' user=lowly', '-c',
-		  'SET max_parallel_workers = 1024; SET max_parallel_workers_per_gather = 64; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SELECT count(slow(g)) FROM big' ],
-		\$in, \$out, \$err);
+	my $lowly = hold_worker_slots($n{east});
 	# Every slot: the parallel workers, and the registered workers (the
 	# reserver connects to nothing, so pg_stat_activity does not list it;
 	# an apply worker is a "logical replication worker" before 17).
@@ -435,8 +424,8 @@ set_node_id($n{east}, 1);
 	set_node_id($n{west}, 2);
 	ok($n{east}->poll_query_until('postgres', 'SELECT nanoflake_generator(gen_nanoflake()) = 1'),
 		'west back on its own id: east mints again');
-	$h->finish;
-	is($out, "100000\n", 'and lowly\'s query ends as it would');
+	$lowly->[0]->finish;
+	is(${$lowly->[1]}, "100000\n", 'and lowly\'s query ends as it would');
 	$n{east}->safe_psql('postgres', 'DROP TABLE big; DROP FUNCTION slow(int); DROP ROLE lowly');
 }
 

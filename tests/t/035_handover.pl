@@ -66,17 +66,7 @@ $east->wait_for_catchup($twin);
 
 
 # Every free worker slot of east held by a LOGIN role's parallel query.
-$east->safe_psql('postgres', q{
-	CREATE ROLE lowly LOGIN;
-	CREATE TABLE big AS SELECT g FROM generate_series(1, 100000) g;
-	ALTER TABLE big SET (parallel_workers = 64);
-	GRANT SELECT ON big TO lowly;
-	CREATE FUNCTION slow(int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN PERFORM pg_sleep(0.002); RETURN $1; END $$;});
-my ($lin, $lout, $lerr) = ('', '', '');
-my $lowly = IPC::Run::start(
-	[ $east->installed_command('psql'), '-XAtq', '-d', $east->connstr('postgres') . ' user=lowly', '-c',
-	  'SET max_parallel_workers = 1024; SET max_parallel_workers_per_gather = 64; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SELECT count(slow(g)) FROM big' ],
-	\$lin, \$lout, \$lerr);
+my $lowly = hold_worker_slots($east);
 my $slots = $east->safe_psql('postgres', 'SHOW max_worker_processes');
 ok($east->poll_query_until('postgres',
 	qq{SELECT count(*) = $slots - 1 FROM pg_stat_activity WHERE backend_type IN ('parallel worker', 'chronoid peer worker', 'logical replication launcher', 'logical replication apply worker', 'logical replication worker')}),
@@ -116,8 +106,8 @@ is($standby->safe_psql('postgres', qq{SELECT '$east_last'::timestamptz < '$first
 note 'promote to first ID: ' . $standby->safe_psql('postgres', qq{SELECT round(extract(epoch FROM '$first'::timestamptz - '$promoted_at'::timestamptz) * 1000) || ' ms'});
 is($standby->safe_psql('postgres', q{SELECT string_agg(DISTINCT nanoflake_generator(id)::text, ',') FROM minted WHERE by = 'promoted'}),
 	'1', 'the promoted standby mints with east\'s node id 1');
-$lowly->finish;
-is($lout, "100000\n", 'lowly\'s query ends as it would');
+$lowly->[0]->finish;
+is(${$lowly->[1]}, "100000\n", 'lowly\'s query ends as it would');
 ok($east->log_contains(qr/chronoid: this server handed its place over to "promoted"/), 'east says so in its log');
 
 # 1b. The second standby of east, promoted after the first took east's

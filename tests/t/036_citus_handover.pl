@@ -81,18 +81,7 @@ $w1->stop;
 
 # 2. worker2 removed while it writes, its worker slots held and its peer
 # worker stopped; worker3 added with its group id.
-$w2->safe_psql('postgres', q{
-	SET citus.enable_ddl_propagation = off;
-	CREATE ROLE lowly LOGIN;
-	CREATE TABLE big AS SELECT g FROM generate_series(1, 100000) g;
-	ALTER TABLE big SET (parallel_workers = 64);
-	GRANT SELECT ON big TO lowly;
-	CREATE FUNCTION slow(int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN PERFORM pg_sleep(0.002); RETURN $1; END $$;});
-my ($lin, $lout, $lerr) = ('', '', '');
-my $lowly = IPC::Run::start(
-	[ $w2->installed_command('psql'), '-XAtq', '-d', $w2->connstr('postgres') . ' user=lowly', '-c',
-	  'SET max_parallel_workers = 1024; SET max_parallel_workers_per_gather = 64; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SELECT count(slow(g)) FROM big' ],
-	\$lin, \$lout, \$lerr);
+my $lowly = hold_worker_slots($w2, 'SET citus.enable_ddl_propagation = off;');
 my $slots = $w2->safe_psql('postgres', 'SHOW max_worker_processes');
 ok($w2->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity WHERE backend_type = 'parallel worker'}),
 	"lowly's parallel query holds worker2's free worker slots");
@@ -125,8 +114,8 @@ my $g2 = group_id($w2);
 	is($w3->safe_psql('postgres', qq{SELECT '$last'::timestamptz < '$first'::timestamptz}), 't',
 		'worker2\'s last ID was minted before worker3\'s first');
 	ok($w2->log_contains(qr/chronoid: the Citus coordinator says group $g2 is no longer this node's/), 'worker2 says so in its log');
-	$lowly->finish;
-	is($lout, "100000\n", 'lowly\'s query ends as it would');
+	$lowly->[0]->finish;
+	is(${$lowly->[1]}, "100000\n", 'lowly\'s query ends as it would');
 	# A restart keeps it: the coordinator's word is in chronoid.peers.
 	$w2->restart;
 	my (undef, undef, $after) = $w2->psql('postgres', 'SELECT gen_nanoflake()');

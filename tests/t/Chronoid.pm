@@ -20,7 +20,7 @@ use Test::More;
 our @EXPORT = qw(chronoid_node start_with_clock set_clock start_streams
   stop_streams load_streams crash_cluster cluster_processes wait_until_gone
   generate_until_ok concurrent_generate at_once program_ok relay_tap app_node
-  start_pgbouncer set_node_id id_writer minted_ids);
+  start_pgbouncer set_node_id id_writer minted_ids hold_worker_slots);
 
 my $LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -351,6 +351,28 @@ sub set_node_id
 	$node->poll_query_until('postgres', "SELECT current_setting('chronoid.node_id') = '" . ($id // -1) . "'")
 	  or die 'node id not reloaded';
 	return;
+}
+
+# Every free worker slot of $node taken by a LOGIN role and nothing more
+# (lowly): a parallel query of its own (SET max_parallel_workers being any
+# user's), running about 200 s unless finished. $prefix: SQL run first
+# where the set-up needs it (a Citus worker's DDL kept local). Returns
+# [harness, \$stdout] (its count is 100000 when it ends as it would).
+sub hold_worker_slots
+{
+	my ($node, $prefix) = @_;
+	$node->safe_psql('postgres', ($prefix // '') . q{
+		CREATE ROLE lowly LOGIN;
+		CREATE TABLE big AS SELECT g FROM generate_series(1, 100000) g;
+		ALTER TABLE big SET (parallel_workers = 64);
+		GRANT SELECT ON big TO lowly;
+		CREATE FUNCTION slow(int) RETURNS int LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN PERFORM pg_sleep(0.002); RETURN $1; END $$;});
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(
+		[ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres') . ' user=lowly', '-c',
+		  'SET max_parallel_workers = 1024; SET max_parallel_workers_per_gather = 64; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SELECT count(slow(g)) FROM big' ],
+		\$in, \$out, \$err);
+	return [ $h, \$out ];
 }
 
 # A writer for counting repeats across servers: inserts gen_nanoflake()
