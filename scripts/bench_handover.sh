@@ -49,6 +49,7 @@ for r in $(seq 1 "$ROUNDS"); do
     for kind in handover down none; do
         S=$WORK/standby-$r-$kind
         SP=$(scripts/cluster.sh port)
+        mkdir -m 700 "$S" && chown postgres: "$S"
         as_postgres "$BIN/pg_basebackup" -h 127.0.0.1 -p "$PP" -U postgres -D "$S" -R -X stream >/dev/null
         printf "port = %s\nunix_socket_directories = '%s'\ncluster_name = 'standby'\n" "$SP" "$S" >>"$S/postgresql.conf"
         rm -f "$S/chronoid.successor"
