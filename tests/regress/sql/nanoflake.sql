@@ -184,10 +184,13 @@ SELECT 12345::nanoflake AS from_integer, 7::smallint::nanoflake AS from_smallint
        12345::nanoflake = 12345::bigint::nanoflake AS same_as_bigint;
 SELECT q, regress.sqlstate_of(q) FROM unnest(ARRAY[
     'SELECT (-1)::nanoflake', 'SELECT (-1)::smallint::nanoflake']) q;
-SELECT name, setting, context FROM pg_settings WHERE name LIKE 'chronoid.%' AND name <> 'chronoid.node_ids_seen' ORDER BY name;
+SELECT name, setting, context FROM pg_settings WHERE name LIKE 'chronoid.%' AND name NOT IN ('chronoid.node_ids_seen', 'chronoid.handover') ORDER BY name;
 -- What this server tells a peer: itself first (system identifier, since,
 -- node id -1, age 0, name); nobody may set it.
 SELECT context, setting ~ E'^[0-9]+\t[0-9]+\t-1\t0\t' AS itself_first FROM pg_settings WHERE name = 'chronoid.node_ids_seen';
+-- What it tells a standby of it that asks to take its place: itself alone,
+-- having handed over to no one.
+SELECT context, setting ~ E'^[0-9]+\t[0-9]+\t-1\t0\t[^\n]*$' AS itself_alone FROM pg_settings WHERE name = 'chronoid.handover';
 
 -- No session may change the node id or the epoch.
 CREATE ROLE chronoid_regress_user;
