@@ -223,7 +223,32 @@ sub concurrent_generate
 	my $type = $node->safe_psql('postgres',
 		"SELECT prorettype::regtype FROM pg_proc WHERE oid = '$gen()'::regprocedure");
 	$node->safe_psql('postgres', "DROP TABLE IF EXISTS $table; CREATE UNLOGGED TABLE $table (backend int, n int, id $type)");
-	my $failed = at_once(map { [ $node, "INSERT INTO $table SELECT $_, n, $gen() FROM generate_series(1, $per) n" ] } 1 .. $backends);
+	# A start line: every session connects and waits on a lock the test
+	# holds, and all start when it lets go (on a loaded machine, sessions
+	# started one by one may not overlap at all).
+	local %ENV = $node->_get_env();
+	my ($hin, $hout, $herr) = ("SELECT pg_advisory_lock(424242);\n", '', '');
+	my $holder = IPC::Run::start([ $node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres') ],
+		\$hin, \$hout, \$herr);
+	$holder->pump while length $hin;
+	$node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = 424242 AND granted})
+	  or die 'the start line was never held';
+	my @runs = map {
+		my ($in, $out, $err) = ('', '', '');
+		IPC::Run::start(
+			[
+				$node->installed_command('psql'), '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'),
+				'-c', 'SELECT pg_advisory_lock_shared(424242)',
+				'-c', "INSERT INTO $table SELECT $_, n, $gen() FROM generate_series(1, $per) n"
+			],
+			\$in, \$out, \$err)
+	} 1 .. $backends;
+	$node->poll_query_until('postgres',
+		qq{SELECT count(*) = $backends FROM pg_locks WHERE locktype = 'advisory' AND objid = 424242 AND NOT granted})
+	  or die 'the sessions never reached the start line';
+	$hin .= "SELECT pg_advisory_unlock(424242);\n";
+	$holder->finish;
+	my $failed = grep { !$_->finish } @runs;
 	return is($failed, 0, "$backends backends x $per $gen() calls succeeded");
 }
 

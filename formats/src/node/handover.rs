@@ -313,7 +313,10 @@ mod tests {
             read_answer(&me, Some(&[old.clone(), me.clone()])),
             Handover::Stopped
         );
-        assert_eq!(read_answer(&me, Some(std::slice::from_ref(&old))), Handover::NotTaken);
+        assert_eq!(
+            read_answer(&me, Some(std::slice::from_ref(&old))),
+            Handover::NotTaken
+        );
         assert_eq!(
             read_answer(&me, Some(&[old.clone(), k(7, 300, 1, "later")])),
             Handover::Newer("later".into()),
