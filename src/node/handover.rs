@@ -207,27 +207,20 @@ fn own_as_set() -> Known {
 fn answer() -> Result<String, String> {
     let now = crate::pg::clock::now_ms();
     let own = own_as_set();
-    // SAFETY: a GUC variable PostgreSQL keeps set.
-    let asker = unsafe {
+    // SAFETY: a GUC variable PostgreSQL keeps set, NUL-terminated.
+    let appname = unsafe {
         let name = pg_sys::application_name;
-        (!name.is_null() && may_ask())
-            .then(|| CStr::from_ptr(name).to_string_lossy().into_owned())
-            .and_then(|n| {
-                let rest = n.strip_prefix("chronoid:successor:")?;
-                answering::asker(&format!("chronoid:{rest}"), now)
-            })
+        if name.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(name).to_string_lossy().into_owned()
+        }
     };
+    let asker = appname
+        .strip_prefix("chronoid:successor:")
+        .filter(|_| may_ask())
+        .and_then(|rest| answering::asker(&format!("chronoid:{rest}"), now));
     // A Citus coordinator's word on a group (`release.rs`).
-    // SAFETY: a GUC variable PostgreSQL keeps set.
-    let appname = unsafe { pg_sys::application_name };
-    let appname = if appname.is_null() {
-        String::new()
-    } else {
-        // SAFETY: NUL-terminated, as PostgreSQL keeps it.
-        unsafe { CStr::from_ptr(appname) }
-            .to_string_lossy()
-            .into_owned()
-    };
     let group = |prefix: &str| {
         appname
             .strip_prefix(prefix)

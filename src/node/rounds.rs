@@ -151,6 +151,8 @@ impl Worker {
         unread.sort();
         notes.extend(unread.into_iter().take(3));
         verdict::set_note(&notes.join("; "));
+        // The server this one was a standby of, judged once for every scope.
+        let predecessor = handover::judge(self.predecessor.as_ref(), &ledger, &self.failed);
         for (scope, facts) in &scoped {
             let scope = *scope;
             // A formation being read again: its callers wait for it.
@@ -164,8 +166,8 @@ impl Worker {
                 }
             }
             let mut judgement = judging::judge(facts, &ledger, &self.failed);
-            if let Some(j) = handover::judge(self.predecessor.as_ref(), &ledger, &self.failed) {
-                judgement = policy::strongest(&[judgement, j]);
+            if let Some(j) = &predecessor {
+                judgement = policy::strongest(&[judgement, j.clone()]);
             }
             // A database told its group is no longer its refuses, and asks
             // its coordinator on: only its word that the group is this
@@ -225,7 +227,11 @@ impl Worker {
             }
             publish(&judgement);
         }
-        Round { ledger, scoped }
+        Round {
+            ledger,
+            scoped,
+            predecessor,
+        }
     }
 
     /// Whether a question for `facts`'s peers is under way.
@@ -247,10 +253,7 @@ impl Worker {
         // A promoted standby claims its node id to its peers only once the
         // server it followed gave way: one that waits, or is refused (a
         // sibling took the place), must not make that one refuse.
-        let claims = matches!(
-            handover::judge(self.predecessor.as_ref(), ledger, &self.failed),
-            None | Some(Judgement::Mint)
-        );
+        let claims = matches!(round.predecessor, None | Some(Judgement::Mint));
         let appname_of = |own: i32| instance::appname(if claims { own } else { UNSET });
         for (scope, facts) in &round.scoped {
             let scope = *scope;
@@ -386,6 +389,8 @@ impl Worker {
 pub(super) struct Round {
     pub(super) ledger: Ledger,
     scoped: Vec<(Scope, Facts)>,
+    /// What the server this one was a standby of said, judged.
+    predecessor: Option<Judgement>,
 }
 
 /// The ledger keys of a scope's peers.
