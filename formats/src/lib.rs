@@ -140,6 +140,17 @@ pub use node::{
 };
 pub use types::{caloriosa, codokey, nanoflake, scru160, uid60};
 
+/// A reason a node verdict refuses or waits for: `format!`, marked so that
+/// `scripts/check_docs.py` finds each one, which docs/across-servers.md's
+/// refusal table must then list (a user reads it in `chronoid_node_verdicts`
+/// and after a generator's "refuses:").
+#[macro_export]
+macro_rules! reason {
+    ($($arg:tt)*) => {
+        ::std::format!($($arg)*)
+    };
+}
+
 /// `FromStr` for a value type from its `parse(&[u8])`, and `Display` and
 /// `Error` for that parse error.
 macro_rules! text_form {

@@ -100,11 +100,13 @@ fn wait_for_verdict(
         if started.elapsed() > Duration::from_millis(WAIT_FOR_VERDICT_MS) {
             let (waiting_for, _) = split_reason(sl.reason.get());
             let why = if s.worker_pid.load(Ordering::Acquire) == 0 {
-                "the chronoid peer worker is not running".to_owned()
+                chronoid_formats::reason!("the chronoid peer worker is not running")
             } else if v.state == State::Pending && !waiting_for.is_empty() {
-                format!("the chronoid peer worker has not judged this server's peers yet ({waiting_for})")
+                chronoid_formats::reason!("the chronoid peer worker has not judged this server's peers yet ({waiting_for})")
             } else {
-                "the chronoid peer worker has not judged this server's configuration yet".to_owned()
+                chronoid_formats::reason!(
+                    "the chronoid peer worker has not judged this server's configuration yet"
+                )
             };
             error_with_hint(
                 PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,

@@ -69,11 +69,11 @@ pub fn coordinator(nodes: &[ListedNode], my_group: i32) -> Option<ListedNode> {
 pub fn unusable_group(group: Option<i32>, nodes: &[ListedNode]) -> Option<(String, String)> {
     match group {
         None => Some((
-            "this node's Citus group id, which chronoid takes as its node id, cannot be read: pg_catalog.pg_dist_local_group has no row (a pg_upgrade before citus_finish_pg_upgrade())".into(),
+            chronoid_formats::reason!("this node's Citus group id, which chronoid takes as its node id, cannot be read: pg_catalog.pg_dist_local_group has no row (a pg_upgrade before citus_finish_pg_upgrade())"),
             "Finish Citus's set-up (after a pg_upgrade: SELECT citus_finish_pg_upgrade()), or set chronoid.node_id for this server in postgresql.conf.".into(),
         )),
         Some(0) if !nodes.iter().any(|n| n.group == 0) => Some((
-            "this Citus node is in no formation yet (its group id reads 0, the coordinator's, but pg_dist_node lists no node in group 0), so chronoid cannot take its node id from it".into(),
+            chronoid_formats::reason!("this Citus node is in no formation yet (its group id reads 0, the coordinator's, but pg_dist_node lists no node in group 0), so chronoid cannot take its node id from it"),
             "On the coordinator: SELECT citus_set_coordinator_host(...); on a worker: add it with citus_add_node() from the coordinator first. Or set chronoid.node_id for this server in postgresql.conf.".into(),
         )),
         Some(_) => None,

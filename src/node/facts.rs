@@ -58,7 +58,7 @@ impl Worker {
                 facts.own = facts.node.id.map_or(UNSET, i32::from);
                 if !overflow.is_empty() {
                     facts.unusable = Some((
-                        format!("more than {} databases of this server are Citus nodes, and chronoid judges at most {}", verdict::MAX_CITUS_DATABASES, verdict::MAX_CITUS_DATABASES),
+                        chronoid_formats::reason!("more than {} databases of this server are Citus nodes, and chronoid judges at most {}", verdict::MAX_CITUS_DATABASES, verdict::MAX_CITUS_DATABASES),
                         "Keep Citus in fewer databases of one server.".into(),
                     ));
                 }
@@ -73,7 +73,7 @@ impl Worker {
             (Some(Some((g, n, _))), _) => (*g, n.clone()),
             (_, why) => {
                 facts.unusable = Some((
-                    format!("chronoid cannot read this database's Citus formation: {}", why.as_deref().unwrap_or("not read yet")),
+                    chronoid_formats::reason!("chronoid cannot read this database's Citus formation: {}", why.as_deref().unwrap_or("not read yet")),
                     "Let the bootstrap superuser connect to this database over the server's own socket (pg_hba.conf), or set chronoid.node_id for this server in postgresql.conf.".into(),
                 ));
                 return facts;
@@ -91,7 +91,9 @@ impl Worker {
             Err(_) => {
                 // Callers raise it themselves (22023), before any verdict.
                 facts.unusable = Some((
-                    "the node id cannot be taken from the Citus formation".into(),
+                    chronoid_formats::reason!(
+                        "the node id cannot be taken from the Citus formation"
+                    ),
                     String::new(),
                 ));
                 return facts;

@@ -84,7 +84,7 @@ pub fn refusal() -> Option<(String, String)> {
     let since = s.since.load(Ordering::Acquire);
     (since != 0).then(|| {
         (
-            format!(
+            chronoid_formats::reason!(
                 "this server handed its place over to \"{}\", a copy of it made active after it (system identifier {}), which asked to take it before its first ID",
                 s.name.get(),
                 s.system.load(Ordering::Acquire)

@@ -148,7 +148,7 @@ pub extern "C-unwind" fn chronoid_peer_worker_main(_arg: pg_sys::Datum) {
             w.step_questions();
             verdict::hold_all(
                 epoch,
-                &format!("waiting for prepared transaction {xid}, which changes what the verdict rests on, to be committed or rolled back"),
+                &chronoid_formats::reason!("waiting for prepared transaction {xid}, which changes what the verdict rests on, to be committed or rolled back"),
             );
             libpq::wait(
                 w.questions.iter().filter_map(|(_, q)| q.connection()),
@@ -261,8 +261,9 @@ impl Worker {
             Err(why) => {
                 // SAFETY: the transaction started above, after its error.
                 unsafe { pg_sys::AbortCurrentTransaction() };
-                self.note =
-                    format!("minting on the last verdict: the catalogs could not be read ({why})");
+                self.note = chronoid_formats::reason!(
+                    "minting on the last verdict: the catalogs could not be read ({why})"
+                );
             }
         }
     }

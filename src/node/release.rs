@@ -246,7 +246,7 @@ pub fn holding_stands(group: i32, started_ms: u64, holding: &Holding) -> bool {
 pub fn refusal(db: u32) -> Option<(String, String)> {
     let (group, _) = verdict::released_in(db)?;
     Some((
-        format!("the formation's coordinator told this node that Citus group {group} is no longer its (the node was removed, or the group given to another node)"),
+        chronoid_formats::reason!("the formation's coordinator told this node that Citus group {group} is no longer its (the node was removed, or the group given to another node)"),
         chronoid_formats::node_judging::HINT_CITUS_HOLDER.to_owned(),
     ))
 }

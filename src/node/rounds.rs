@@ -142,7 +142,7 @@ impl Worker {
             .values()
             .filter_map(|d| {
                 let why = d.unreadable.as_ref()?;
-                Some(format!(
+                Some(chronoid_formats::reason!(
                     "the Citus formation of database \"{}\" could not be read ({why})",
                     d.name
                 ))
@@ -206,7 +206,7 @@ impl Worker {
                             && verdict::standing(scope)
                                 .is_some_and(|(_, r)| r.starts_with(message.as_str()));
                         if !standing {
-                            publish(&Judgement::Wait(format!(
+                            publish(&Judgement::Wait(chronoid_formats::reason!(
                                 "asking the peers again, to confirm: {message}"
                             )));
                         }

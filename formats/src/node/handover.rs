@@ -171,23 +171,23 @@ pub fn judge_predecessor(
     match (remembered, failed) {
         (Some(Handover::Stopped | Handover::Clear), _) => Judgement::Mint,
         (Some(Handover::Newer(copy)), _) => Judgement::Refuse {
-            message: format!(
+            message: crate::reason!(
                 "{name} says that another copy of it (\"{copy}\") holds its place: that copy mints, and this one must not"
             ),
             hint: HINT_NEWER.into(),
         },
         (Some(Handover::NotTaken), _) => Judgement::Refuse {
-            message: format!(
+            message: crate::reason!(
                 "{name} mints with this server's node id and did not take it as its successor"
             ),
             hint: HINT_NOT_TAKEN.into(),
         },
         // Down (a failover's old primary) or out of reach: taken for down.
         (None, Some(why)) if taken_for_down(why) => Judgement::Mint,
-        (None, Some(why)) => Judgement::Wait(format!(
+        (None, Some(why)) => Judgement::Wait(crate::reason!(
             "asking {name} to stop minting before this server mints: could not ask it ({why}); asking again"
         )),
-        (None, None) => Judgement::Wait(format!(
+        (None, None) => Judgement::Wait(crate::reason!(
             "asking {name} to stop minting before this server mints"
         )),
     }

@@ -158,7 +158,7 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
             ),
             (None, Some(why)) => {
                 return Judgement::refuse(
-                    format!(
+                    crate::reason!(
                         "could not ask {peer} for its node id ({why}), and it has not answered this server since this server has {}",
                         as_own(own)
                     ),
@@ -166,7 +166,7 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
                 )
             }
             (None, None) => {
-                waiting.get_or_insert_with(|| format!("{peer} is being asked its node id"));
+                waiting.get_or_insert_with(|| crate::reason!("{peer} is being asked its node id"));
                 continue;
             }
         };
@@ -194,7 +194,7 @@ pub fn judge_publishers(own: i32, publishers: &[Publisher]) -> Judgement {
         );
         if *own_then != own {
             return Judgement::refuse(
-                format!(
+                crate::reason!(
                     "{publisher} last answered while this server had {}; its rows arrive when the subscription is enabled, and it cannot be asked whether it has taken this server's {} since",
                     as_own(*own_then),
                     as_own(own)
@@ -222,7 +222,7 @@ fn clash(
     if let Said::Id(theirs) = theirs {
         if let Some(other) = seen.iter().find(|(id, _)| *id == theirs) {
             return Some(Judgement::refuse(
-                format!(
+                crate::reason!(
                     "{publisher} and {} share node id {theirs}, and this server receives the rows of both",
                     other.1
                 ),
@@ -232,13 +232,13 @@ fn clash(
         seen.push((theirs, publisher.to_owned()));
     }
     let refusal = match (own, theirs) {
-        (UNSET, _) => format!(
+        (UNSET, _) => crate::reason!(
             "this server has no node id (chronoid.node_id is not set), and it receives rows from {publisher}"
         ),
-        (_, Said::NoId) => format!(
+        (_, Said::NoId) => crate::reason!(
             "{publisher} has no node id (chronoid.node_id is not set there), and this server receives its rows"
         ),
-        (id, Said::Id(theirs)) if id == i32::from(theirs) => format!(
+        (id, Said::Id(theirs)) if id == i32::from(theirs) => crate::reason!(
             "this server's node id {id} is also the node id of {publisher}, whose rows it receives"
         ),
         _ => return None,
@@ -269,7 +269,7 @@ pub fn judge_formation(own: i32, me: &str, nodes: &[FormationNode]) -> Judgement
             (Some(a), Some(_)) => (a.said, "as it last answered".into()),
             (None, Some(why)) => {
                 return Judgement::refuse(
-                    format!(
+                    crate::reason!(
                         "could not ask {} for its node id ({why}), and it has not answered this server since this server has {}",
                         n.name,
                         as_own(own)
@@ -278,13 +278,13 @@ pub fn judge_formation(own: i32, me: &str, nodes: &[FormationNode]) -> Judgement
                 )
             }
             (None, None) => {
-                waiting.get_or_insert_with(|| format!("{} is being asked its node id", n.name));
+                waiting.get_or_insert_with(|| crate::reason!("{} is being asked its node id", n.name));
                 continue;
             }
         };
         if theirs.stored() == own {
             return Judgement::refuse(
-                format!(
+                crate::reason!(
                     "this node's node id {own} ({me}) is also the node id of {} ({source})",
                     n.name
                 ),
@@ -392,11 +392,11 @@ pub fn known_clash(
     heard_s: u64,
 ) -> Judgement {
     let message = if system == own_system {
-        format!(
+        crate::reason!(
             "a copy of this server (its system identifier {system}, made active after this one) mints with this server's node id {own_id}: \"{name}\", which replicates with this server or with a server it replicates with (last heard of {heard_s} s ago)"
         )
     } else {
-        format!(
+        crate::reason!(
             "this server's node id {own_id} is also the node id of the server \"{name}\" (system identifier {system}), which replicates with this server or with a server it replicates with (last heard of {heard_s} s ago)"
         )
     };
@@ -416,17 +416,17 @@ pub fn judge_holding(
     let message = match (holding, failed) {
         (Some(Holding::Holds { .. }), _) => return Judgement::Mint,
         (Some(Holding::Pending { holder }), _) => {
-            return Judgement::Wait(format!(
+            return Judgement::Wait(crate::reason!(
                 "the formation's coordinator ({coordinator}) lists {holder} as the node of group {group}, and is still telling the node that held group {group} before to stop"
             ))
         }
-        (Some(Holding::Unconfirmed { holder }), _) => format!(
+        (Some(Holding::Unconfirmed { holder }), _) => crate::reason!(
             "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists {holder} as the node of group {group}, which this node could not ask who it is: it may be the node that replaced this one"
         ),
-        (Some(Holding::NotListed), _) => format!(
+        (Some(Holding::NotListed), _) => crate::reason!(
             "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists no node in group {group}: the node was removed from the formation"
         ),
-        (Some(Holding::Another { holder, copy }), _) => format!(
+        (Some(Holding::Another { holder, copy }), _) => crate::reason!(
             "this node reads Citus group {group}, but the formation's coordinator ({coordinator}) lists {holder} as the node of group {group}, {}",
             if *copy {
                 "a copy of this node (a standby promoted and made the node)"
@@ -434,11 +434,11 @@ pub fn judge_holding(
                 "another server"
             }
         ),
-        (None, Some(why)) => format!(
+        (None, Some(why)) => crate::reason!(
             "could not ask the formation's coordinator ({coordinator}) which node holds Citus group {group} ({why}), and it has not said since this node has its present node id"
         ),
         (None, None) => {
-            return Judgement::Wait(format!(
+            return Judgement::Wait(crate::reason!(
                 "the formation's coordinator ({coordinator}) is being asked which node holds group {group}"
             ))
         }
