@@ -62,14 +62,14 @@ pgv=$(psql_bench -At -c "SHOW server_version")
     echo "$tables"
     echo
     echo "$load"
-    # The blocks scripts/bench_versions.sh and scripts/bench_reservation.sh
-    # write (other runs), kept.
-    for block in versions reservation; do
-        if [ -f "$OUT" ] && grep -q "^<!-- BEGIN $block" "$OUT"; then
+    # The blocks the other bench_*.sh scripts write (other runs), kept.
+    if [ -f "$OUT" ]; then
+        for block in $(sed -n 's/^<!-- BEGIN \([a-z][a-z ]*[a-z]\) (.*/\1/p' "$OUT" | tr ' ' '_'); do
+            block=${block//_/ }
             echo
-            sed -n "/^<!-- BEGIN $block/,/^<!-- END $block -->/p" "$OUT"
-        fi
-    done
+            sed -n "/^<!-- BEGIN $block (/,/^<!-- END $block -->/p" "$OUT"
+        done
+    fi
 } >"$OUT.new"
 mv "$OUT.new" "$OUT"
 echo "wrote $OUT"

@@ -141,5 +141,40 @@ is(sql($db, "CREATE EXTENSION amcheck; SELECT count(bt_index_check(i::regclass, 
 is(sql($db, "SELECT scru160_timestamp(gen_scru160('2020-02-02 02:02:02.002+00')) = '2020-02-02 02:02:02.002+00', count(*) FILTER (WHERE ck::bytea::codokey = ck) FROM t"),
 	't|10000', 'gen_scru160(timestamptz) and codokey <-> bytea after the update');
 
+# From every later release kept in sql/versions/ (0.4.0 on): its install
+# script, data of every type under btree, hash and BRIN indexes (its
+# generators' IDs among them), the update, and a fresh install's catalog.
+my $versions = "$ENV{CHRONOID_TREE}/sql/versions";
+my @later = grep { my @v = split /\./; $v[0] > 0 || $v[1] >= 4 }
+	map { m{chronoid--([0-9.]+)\.sql$} ? $1 : () } glob("$versions/chronoid--*.sql");
+ok(scalar(grep { $_ eq '0.5.0' } @later), 'the released 0.4.0 and later are found: ' . join(', ', @later));
+for my $v (@later)
+{
+	(my $name = "chronoid_from_$v") =~ tr/./_/;
+	sql('postgres', "CREATE DATABASE $name");
+	sql($name, "CREATE EXTENSION chronoid VERSION '$v'");
+	is(version($name), $v, "chronoid $v installed");
+	sql($name, q{
+CREATE TABLE t (n int PRIMARY KEY, nf nanoflake DEFAULT gen_nanoflake(), s scru160 DEFAULT gen_scru160(),
+                ck codokey, c caloriosa DEFAULT gen_caloriosa(), u uid60 DEFAULT gen_uid60());
+INSERT INTO t (n, ck) SELECT g, codokey(timestamptz '2001-01-01+00' + g * interval '5 hours', g % 7) FROM generate_series(1, 5000) g;
+CREATE INDEX t_nf ON t (nf); CREATE INDEX t_s ON t (s); CREATE INDEX t_ck ON t (ck); CREATE INDEX t_c ON t (c); CREATE INDEX t_u ON t (u);
+CREATE INDEX ON t USING hash (s); CREATE INDEX ON t USING hash (nf); CREATE INDEX ON t USING brin (nf); CREATE INDEX ON t USING brin (ck);
+});
+	my $values = "SELECT md5(string_agg(concat_ws('|', n, nf, s, ck, c, u), ',' ORDER BY n)) FROM t";
+	my $stored = sql($name, $values);
+	sql($name, 'ALTER EXTENSION chronoid UPDATE');
+	is(version($name), $CURRENT, "$v updated to $CURRENT");
+	is(sql($name, $values), $stored, "$v: every stored value unchanged");
+	is(catalog($name), $fresh, "an updated $v has exactly the objects, operator family members and function properties of a fresh $CURRENT");
+	is(sql($name, q{CREATE EXTENSION amcheck; SELECT count(bt_index_check(i::regclass, true)) FROM unnest(ARRAY['t_nf', 't_s', 't_ck', 't_c', 't_u']) i}),
+		'5', "$v: amcheck passes on the btrees built before the update");
+	is(sql($name, q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+		SELECT count(*) FROM t a WHERE EXISTS (SELECT FROM t b WHERE b.nf = a.nf AND b.s = a.s AND b.c = a.c AND b.u = a.u)}),
+		'5000', "$v: the old indexes answer lookups");
+	is(sql($name, 'INSERT INTO t (n, ck) VALUES (0, codokey(now())) RETURNING nf > (SELECT max(nf) FROM t WHERE n > 0)'), 't',
+		"$v: the generators mint above what they minted before the update");
+}
+
 $node->stop;
 done_testing();
