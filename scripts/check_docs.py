@@ -21,12 +21,19 @@ cannot drop or reword a word of the message.
 
     python3 scripts/check_docs.py          # check
     python3 scripts/check_docs.py --list   # print what the code raises
+    python3 scripts/check_docs.py --self-test   # each kind of drift, made
+                                                # in a copy, must fail it
 """
 import pathlib
 import re
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+import os
+import shutil
+import subprocess
+import tempfile
+
+ROOT = pathlib.Path(os.environ.get("CHRONOID_CHECK_ROOT") or pathlib.Path(__file__).resolve().parent.parent)
 
 # PostgreSQL's error codes chronoid uses (utils/errcodes.h), by name.
 SQLSTATES = {
@@ -344,7 +351,53 @@ def check_figures(problems):
                 problems.append(f"README.md quotes {fig!r} under Benchmarks, but {part!r} is not in BENCHMARKS.md")
 
 
+# Each kind of drift the check must catch: (file, text, replacement, what
+# its complaint must say).
+DRIFTS = [
+    ("src/durable/set_mark.rs", "permission denied to set a chronoid", "permission denied to move a chronoid",
+     "is not in docs/reference.md's error table"),
+    ("src/durable/set_mark.rs", "ERRCODE_INSUFFICIENT_PRIVILEGE", "ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE",
+     "55000 'permission denied"),
+    ("src/node/facts.rs", '"more than {} databases', '"over {} databases',
+     "is not in docs/across-servers.md's refusal table"),
+    ("src/node/handover.rs", 'names: &[c"chronoid.handover"]', 'names: &[c"chronoid.handover", c"chronoid.drift"]',
+     "the code defines chronoid.drift"),
+    ("docs/reference.md", "| 22004 | `chronoid_adopt_column() takes no NULL argument`", "| 22004 | `gone`",
+     "22004 'chronoid_adopt_column() takes no NULL argument' is not in"),
+    ("docs/reference.md", "| `chronoid.node_id_base` |", "| `chronoid.node_id_bases` |",
+     "lists chronoid.node_id_bases, which the code does not define"),
+    ("README.md", "## Benchmarks\n", "## Benchmarks\n\nA nanoflake costs 12.345 ns.\n",
+     "'12.345' is not in BENCHMARKS.md"),
+]
+
+
+def self_test() -> int:
+    failures = 0
+    for path, old, new, complaint in DRIFTS:
+        with tempfile.TemporaryDirectory() as tmp:
+            for part in ("src", "formats/src", "sql", "docs"):
+                shutil.copytree(ROOT / part, pathlib.Path(tmp) / part)
+            for name in ("README.md", "BENCHMARKS.md"):
+                shutil.copy(ROOT / name, pathlib.Path(tmp) / name)
+            target = pathlib.Path(tmp) / path
+            text = target.read_text()
+            if old not in text:
+                print(f"check_docs --self-test: {path} no longer holds {old!r}: update DRIFTS", file=sys.stderr)
+                failures += 1
+                continue
+            target.write_text(text.replace(old, new, 1))
+            run = subprocess.run([sys.executable, __file__], env={**os.environ, "CHRONOID_CHECK_ROOT": tmp},
+                                 capture_output=True, text=True)
+            if run.returncode == 0 or complaint not in run.stderr:
+                print(f"check_docs --self-test: {path}: {old!r} -> {new!r} was not caught ({complaint!r})", file=sys.stderr)
+                failures += 1
+    print(f"check_docs --self-test: {len(DRIFTS) - failures} of {len(DRIFTS)} drifts caught")
+    return 1 if failures else 0
+
+
 def main() -> int:
+    if "--self-test" in sys.argv:
+        return self_test()
     problems = []
     found = code_messages(problems)
     if "--list" in sys.argv:

@@ -210,6 +210,7 @@ timed "cargo package -p chronoid-formats" cargo package -q -p chronoid-formats -
 # The error, refusal and settings tables and the README's benchmark figures
 # against the code and BENCHMARKS.md.
 python3 scripts/check_docs.py || failed+=("the docs disagree with the code or BENCHMARKS.md (scripts/check_docs.py)")
+python3 scripts/check_docs.py --self-test || failed+=("scripts/check_docs.py misses a kind of drift (--self-test)")
 python3 scripts/check_readme_recipes.py || failed+=("a README/docs snippet is not an excerpt of the recipe it names")
 # The README is a front page: what it is, the two commands, a tour, links.
 [ "$(wc -l <README.md)" -le 250 ] || failed+=("README.md is over 250 lines ($(wc -l <README.md)): move detail into docs/")
