@@ -70,7 +70,7 @@ fn define_settings(startup: Startup) {
         c"chronoid.nanoflake_epoch",
         c"The instant nanoflake timestamps count from; fixed at server start.",
         c"An absolute instant such as '2020-01-01 00:00:00+00', '2020-01-01T00:00:00Z' or \
-          '2020-01-01 00:00:00 UTC' (UTC unless an offset is given); not in the future.",
+          '2020-01-01 00:00:00 UTC' (UTC unless an offset is given); gen_nanoflake() refuses while the clock is before it.",
         format_utc_instant(DEFAULT_EPOCH_UNIX_MS),
         match startup {
             Startup::Preloaded => GucContext::PGC_POSTMASTER,
