@@ -219,6 +219,32 @@ impl<T: TickSource> ErasedTicker for T {
     }
 }
 
+/// Each counter generator's last pair, as milliseconds since its epoch
+/// (0: none): where a server that gives its place (or a Citus group) away
+/// stopped, told to the one that takes it, whose epochs may differ.
+pub fn last_ticks() -> [u64; 3] {
+    Generator::ALL.map(|g| {
+        g.last_tick().map_or(0, |t| {
+            (i128::from(t.unix_ms) - i128::from(g.epoch())).clamp(0, i128::from(u64::MAX)) as u64
+        })
+    })
+}
+
+/// Told where the generators of the server whose place this one took
+/// stopped (`last_ticks` there): every pair handed out here lies above,
+/// under this server's epochs (2 ms past the last: a caller there that read
+/// its verdict just before it gave way may take one more pair).
+pub fn resume_above(last: [u64; 3]) {
+    for g in Generator::ALL {
+        let since_epoch = last[g as usize];
+        if since_epoch != 0 {
+            let unix = i128::from(since_epoch) + i128::from(g.epoch()) + 2;
+            g.ticker()
+                .resume_above(unix.clamp(0, i128::from(u64::MAX)) as u64);
+        }
+    }
+}
+
 /// The marks generators read on every call, without a lock, and the count
 /// of operators' moves a waiting caller checks.
 #[derive(Default)]

@@ -97,6 +97,9 @@ pub struct Question {
     kind: Kind,
     stage: Stage,
     sent: bool,
+    /// Where the generators of the group's last holder stopped, as the
+    /// coordinator said in the holding question's first step.
+    stop: Option<[u64; 3]>,
 }
 
 #[derive(Clone)]
@@ -120,14 +123,17 @@ enum Kind {
 /// A question's outcome.
 pub enum Outcome {
     Peer(Result<Answer, String>),
-    Holding(Result<Holding, String>),
+    /// What the coordinator says of the group, and where the generators
+    /// of the node that held it before stopped, if it said.
+    Holding(Result<(Holding, Option<[u64; 3]>), String>),
     Formation(Result<Formation, String>),
     /// What the server said (itself, then its successor), `None` where
     /// chronoid is not loaded there.
     /// and where its generators stopped, if it said.
     Successor(Result<Option<SuccessorAnswer>, String>),
-    /// Whether the node told to stop said it has.
-    Release(Result<bool, String>),
+    /// Whether the node told to stop said it has, and where its
+    /// generators stopped, if it said.
+    Release(Result<(bool, Option<[u64; 3]>), String>),
 }
 
 impl Question {
@@ -186,6 +192,7 @@ impl Question {
             kind,
             stage: Stage::Asking(Connection::start(conninfo, appname, ANSWER_WITHIN)),
             sent: false,
+            stop: None,
         }
     }
 
@@ -243,9 +250,12 @@ impl Question {
             // cannot ask means.
             (Kind::Holding { group, .. }, Stage::AskingHolder(_, holder)) => {
                 pgrx::log!("chronoid: could not ask {holder}, the node the Citus coordinator lists for group {group}, who it is: {why}");
-                Outcome::Holding(Ok(Holding::Unconfirmed {
-                    holder: holder.clone(),
-                }))
+                Outcome::Holding(Ok((
+                    Holding::Unconfirmed {
+                        holder: holder.clone(),
+                    },
+                    self.stop,
+                )))
             }
             (Kind::Holding { .. }, _) => Outcome::Holding(Err(why)),
             (Kind::Formation, _) => Outcome::Formation(Err(why)),
@@ -259,7 +269,7 @@ impl Question {
             (Kind::Release { .. }, _)
                 if why.contains("unrecognized configuration parameter \"chronoid.handover\"") =>
             {
-                Outcome::Release(Ok(true))
+                Outcome::Release(Ok((true, None)))
             }
             (Kind::Release { .. }, _) => Outcome::Release(Err(why)),
         }
@@ -271,7 +281,7 @@ impl Question {
         match (kind, &self.stage) {
             (Kind::Peer { group }, _) => Some(Outcome::Peer(read_peer(rows, group, now_ms))),
             (Kind::Holding { .. }, Stage::Asking(_)) if rows.is_empty() => {
-                Some(Outcome::Holding(Ok(Holding::NotListed)))
+                Some(Outcome::Holding(Ok((Holding::NotListed, None))))
             }
             (
                 Kind::Holding {
@@ -293,9 +303,11 @@ impl Question {
                 // The coordinator's chronoid still telling the group's last
                 // holder to stop, or having confirmed another.
                 if let Some(said) = row.get(2).cloned().flatten() {
-                    if read_holder(&said, group).is_ok_and(|c| c.as_deref() != Some(&holder)) {
-                        return Some(Outcome::Holding(Ok(Holding::Pending { holder })));
+                    let (said, stop) = split_answer(&said);
+                    if read_holder(said, group).is_ok_and(|c| c.as_deref() != Some(&holder)) {
+                        return Some(Outcome::Holding(Ok((Holding::Pending { holder }, None))));
                     }
+                    self.stop = stop;
                 }
                 let node = citus::ListedNode {
                     group,
@@ -319,15 +331,14 @@ impl Question {
                     Err(why) => return Some(self.failed(why)),
                 };
                 let itself = answer.known.first();
-                Some(Outcome::Holding(Ok(
-                    match itself.map(|k| (k.system, k.since)) {
-                        Some(them) if them == me => Holding::Holds { holder },
-                        them => Holding::Another {
-                            holder,
-                            copy: them.is_some_and(|(system, _)| system == me.0),
-                        },
+                let holding = match itself.map(|k| (k.system, k.since)) {
+                    Some(them) if them == me => Holding::Holds { holder },
+                    them => Holding::Another {
+                        holder,
+                        copy: them.is_some_and(|(system, _)| system == me.0),
                     },
-                )))
+                };
+                Some(Outcome::Holding(Ok((holding, self.stop))))
             }
             (Kind::Formation, Stage::Asking(_)) => {
                 if rows
@@ -346,10 +357,12 @@ impl Question {
             }
             (Kind::Formation, _) => Some(Outcome::Formation(Ok(read_formation(rows)))),
             (Kind::Release { group }, _) => {
-                let text = rows.first().and_then(|r| r.first().cloned().flatten());
-                Some(Outcome::Release(Ok(
-                    text.as_deref() == Some(released_line(group).as_str())
-                )))
+                let text = rows
+                    .first()
+                    .and_then(|r| r.first().cloned().flatten())
+                    .unwrap_or_default();
+                let (line, stop) = split_answer(&text);
+                Some(Outcome::Release(Ok((line == released_line(group), stop))))
             }
             (Kind::Successor, _) => {
                 let text = rows

@@ -119,6 +119,7 @@ impl Worker {
             facts.formation = Some((group, peers));
         }
         facts.holding = citus::coordinator(&nodes, group).map(|c| HoldingFacts {
+            db,
             group,
             conninfo: citus::conninfo_of(&c, &d.name, &self.superuser, &options),
             coordinator: format!("{}:{}", c.host, c.port),

@@ -30,7 +30,7 @@ use pgrx::{pg_guard, pg_shmem_init, pg_sys, PgAtomic};
 
 use super::asking::SuccessorAnswer;
 use super::{answering, identity, instance, release, verdict};
-use crate::durable::generator::{Generator, InShmem};
+use crate::durable::generator::{last_ticks, resume_above, InShmem};
 use crate::pg::guc::{define_shown, shown, Settings, Startup, TextVariable};
 use crate::pg::shared_text::SharedText;
 use chronoid_formats::node_handover::{self as policy, Handover};
@@ -252,31 +252,6 @@ fn answer() -> Result<String, String> {
     Ok(text)
 }
 
-/// Each counter generator's last pair, as milliseconds since its epoch
-/// (0: none), where its next ID would lie under any epoch.
-fn last_ticks() -> [u64; 3] {
-    Generator::ALL.map(|g| {
-        g.last_tick().map_or(0, |t| {
-            (i128::from(t.unix_ms) - i128::from(g.epoch())).clamp(0, i128::from(u64::MAX)) as u64
-        })
-    })
-}
-
-/// The successor, told where the generators of the server it took the
-/// place of stopped: every pair it hands out lies above, under its own
-/// epochs (2 ms past the last: a caller there that read its verdict just
-/// before it gave way may take one more pair).
-pub fn resume_above(last: [u64; 3]) {
-    for g in Generator::ALL {
-        let since_epoch = last[g as usize];
-        if since_epoch != 0 {
-            let unix = i128::from(since_epoch) + i128::from(g.epoch()) + 2;
-            g.ticker()
-                .resume_above(unix.clamp(0, i128::from(u64::MAX)) as u64);
-        }
-    }
-}
-
 /// Whether the role this backend logged in as may ask a server to give
 /// way: a walsender's (checked for REPLICATION as it logged in), or a
 /// superuser or REPLICATION role read in a transaction (not `SET ROLE`).
@@ -346,7 +321,6 @@ pub fn judge(
 }
 
 const PREDECESSOR: &str = "the server this one was a standby of";
-const STOPPED_AT: &str = " (its generators stopped at ";
 
 /// What the predecessor answered this server (`None`: chronoid is not
 /// loaded there), as the ledger records it; where it gave way, its
@@ -358,40 +332,28 @@ pub fn took_place(said: Option<SuccessorAnswer>) -> (Handover, String) {
         None => (None, None),
     };
     let handover = policy::read_answer(&own_as_set(), lines);
-    let mut name = PREDECESSOR.to_owned();
-    if let (Handover::Stopped, Some(last)) = (&handover, last) {
-        resume_above(last);
-        name += &format!("{STOPPED_AT}{} {} {})", last[0], last[1], last[2]);
-    }
-    (handover, name)
+    let stopped = match (&handover, last) {
+        (Handover::Stopped, Some(last)) => {
+            resume_above(last);
+            Some(last)
+        }
+        _ => None,
+    };
+    (handover, policy::with_stop(PREDECESSOR, stopped))
 }
 
-/// The peer worker, as it starts: where the predecessor's generators
-/// stopped, as recorded (a restart before this server's first ID would
-/// otherwise resume only above its own marks).
+/// The peer worker, as it starts: where the generators of each server
+/// whose place this instance took stopped, as recorded (its predecessor's,
+/// a Citus group's last holder's): a restart before this server's first ID
+/// would otherwise resume only above its own marks.
 fn resume_as_recorded() {
-    let Some(p) = predecessor() else { return };
-    let ledger = super::ledger::read();
     let me = (instance::own_system(), instance::own_since());
-    let Some(entry) = ledger
-        .peers
-        .iter()
-        .find(|e| e.key == p.key && (e.system, e.since) == me)
-    else {
-        return;
-    };
-    let last: Vec<u64> = entry
-        .name
-        .split_once(STOPPED_AT)
-        .map(|(_, rest)| {
-            rest.trim_end_matches(')')
-                .split(' ')
-                .filter_map(|f| f.parse().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    if let &[a, b, c] = last.as_slice() {
-        resume_above([a, b, c]);
+    for entry in super::ledger::read().peers {
+        if (entry.system, entry.since) == me {
+            if let (_, Some(last)) = policy::read_stop(&entry.name) {
+                resume_above(last);
+            }
+        }
     }
 }
 

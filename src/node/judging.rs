@@ -40,6 +40,9 @@ pub struct Facts {
 
 /// What a Citus worker asks its coordinator.
 pub struct HoldingFacts {
+    /// The database whose formation gives the group: each Citus database
+    /// of a node is its own formation, and its coordinator says only of it.
+    pub db: u32,
     pub group: i32,
     pub conninfo: String,
     pub coordinator: String,
@@ -95,9 +98,11 @@ pub fn key_of(sub: &Subscription) -> String {
     format!("subscription {} {:016x}", sub.oid, fnv1a(&sub.conninfo))
 }
 
-/// The ledger's key for what a worker's coordinator says of its group.
-pub fn holding_key(group: i32) -> String {
-    format!("citus holder of group {group}")
+/// The ledger's key for what a worker's coordinator says of its group in
+/// database `db` (the same node may read that group in another database,
+/// of another formation, and hold it there).
+pub fn holding_key(db: u32, group: i32) -> String {
+    format!("citus holder of group {group} in database {db}")
 }
 
 /// The judgement of `facts` by what `ledger` remembers, `failed` saying
@@ -146,12 +151,12 @@ pub fn judge(facts: &Facts, ledger: &Ledger, failed: &HashMap<String, String>) -
         found.push(policy::judge_formation(own, &me, &nodes));
     }
     if let Some(h) = &facts.holding {
-        let said = said_to_me(ledger, h.group, own);
+        let said = said_to_me(ledger, h.db, h.group, own);
         found.push(policy::judge_holding(
             h.group,
             &h.coordinator,
             said.as_ref(),
-            failed.get(&holding_key(h.group)).map(String::as_str),
+            failed.get(&holding_key(h.db, h.group)).map(String::as_str),
         ));
     }
     if let Some(clash) = clash_known(own, ledger) {
@@ -180,10 +185,10 @@ fn clash_known(own_id: i32, ledger: &Ledger) -> Option<Judgement> {
 /// What the coordinator last said of `group` to this very instance while
 /// it had `own`: a copy (a standby promoted) carries its primary's ledger,
 /// and must ask for itself.
-pub fn said_to_me(ledger: &Ledger, group: i32, own: i32) -> Option<Holding> {
+pub fn said_to_me(ledger: &Ledger, db: u32, group: i32, own: i32) -> Option<Holding> {
     let me = me();
     ledger
-        .remembered(&holding_key(group), own)
+        .remembered(&holding_key(db, group), own)
         .filter(|p| (p.system, p.since) == me)
         .and_then(|p| Holding::from_code(p.node_id, &p.name))
 }

@@ -41,6 +41,12 @@ pub fn read() -> Ledger {
     }
 }
 
+/// Whether the file is there (a coordinator's peer worker writes it once it
+/// has read its formation).
+pub fn exists() -> bool {
+    std::path::Path::new(FILE).exists()
+}
+
 /// Changes the file under its lock: `change` returns whether it changed
 /// anything. Returns the ledger as it now is, and `Err` with it if the
 /// change could not be written (reported: the next change writes it again).

@@ -398,20 +398,22 @@ impl Worker {
                 (
                     Target::Holding {
                         own,
+                        db,
                         group,
                         coordinator,
                         started_ms,
                     },
                     Outcome::Holding(r),
                 ) => {
-                    let key = judging::holding_key(group);
+                    let key = judging::holding_key(db, group);
                     match r {
-                        Ok(h) => {
-                            let before = judging::said_to_me(&ledger::read(), group, own);
+                        Ok((h, stop)) => {
+                            let before = judging::said_to_me(&ledger::read(), db, group, own);
                             let h = h.after(before.as_ref());
-                            if !release::holding_stands(group, started_ms, &h) {
+                            if !release::holding_stands(db, group, started_ms, &h) {
                                 continue;
                             }
+                            release::resume_above(db, group, own, stop);
                             self.failed.remove(&key);
                             // Recorded as said to this instance (its system
                             // identifier and rank in the entry's own columns).

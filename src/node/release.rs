@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use super::citus::{self, ListedNode};
 use super::{identity, instance, judging, ledger, verdict};
+use crate::durable::generator;
 use chronoid_formats::node_handover::{self as policy, NextHolder};
 use chronoid_formats::node_judging::Holding;
 use chronoid_formats::node_ledger::Peer;
@@ -52,6 +53,9 @@ type Telling = (ListedNode, Option<String>, Option<Instant>);
 pub struct Releases {
     loaded: bool,
     confirmed: HashMap<(u32, i32), String>,
+    /// Where the generators of each confirmed holder's predecessor stopped,
+    /// as it answered when told to stop: said to the holder when it asks.
+    stops: HashMap<(u32, i32), [u64; 3]>,
     pending: HashMap<(u32, i32), Telling>,
 }
 
@@ -60,7 +64,13 @@ impl Releases {
         if !std::mem::replace(&mut self.loaded, true) {
             for p in ledger::read().peers {
                 if let Some(at) = of_key(&p.key) {
-                    self.confirmed.insert(at, p.name);
+                    let (holder, stop) = policy::read_stop(&p.name);
+                    if !holder.is_empty() {
+                        self.confirmed.insert(at, holder.to_owned());
+                    }
+                    if let Some(stop) = stop {
+                        self.stops.insert(at, stop);
+                    }
                 }
             }
         }
@@ -96,40 +106,76 @@ impl Releases {
                 }
             }
         }
-        self.confirm(db, confirm);
+        self.confirm(db, confirm, None);
     }
 
-    /// Confirms each group's holder (`None`: the group has none).
-    fn confirm(&mut self, db: u32, holders: Vec<(i32, Option<String>)>) {
-        if holders.is_empty() {
-            return;
-        }
-        let now = crate::pg::clock::now_ms();
+    /// Confirms each group's holder (`None`: the group has none); `stop`:
+    /// where the generators of the node that held it stopped, kept for the
+    /// group until a later holder stops (a group removed now is given to a
+    /// node added later, which must resume above it too). Every holder and
+    /// stop of this database's formation is written: the nodes' questions
+    /// read the file (`answer_holder`), and a file lost while the server
+    /// runs is written again whole.
+    fn confirm(&mut self, db: u32, holders: Vec<(i32, Option<String>)>, stop: Option<[u64; 3]>) {
         for (group, holder) in &holders {
             self.pending.remove(&(db, *group));
             match holder {
                 Some(h) => self.confirmed.insert((db, *group), h.clone()),
                 None => self.confirmed.remove(&(db, *group)),
             };
+            if let Some(stop) = stop {
+                self.stops.insert((db, *group), stop);
+            }
+        }
+        let now = crate::pg::clock::now_ms();
+        let mut groups: Vec<i32> = self
+            .confirmed
+            .keys()
+            .chain(self.stops.keys())
+            .filter(|at| at.0 == db)
+            .map(|at| at.1)
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        // A group with a stop and no holder is written with an empty name:
+        // a node that asks meanwhile is told no holder, and waits.
+        let entries: Vec<Peer> = groups
+            .into_iter()
+            .map(|g| Peer {
+                key: key(db, g),
+                system: 0,
+                since: 0,
+                node_id: g,
+                own_id: -1,
+                seen_ms: now,
+                pass_on: false,
+                name: policy::with_stop(
+                    self.confirmed.get(&(db, g)).map_or("", String::as_str),
+                    self.stops.get(&(db, g)).copied(),
+                ),
+            })
+            .collect();
+        let on_file = ledger::read();
+        let lost = entries.iter().any(|e| {
+            !on_file
+                .peers
+                .iter()
+                .any(|p| p.key == e.key && p.name == e.name)
+        });
+        if holders.is_empty() && !lost {
+            return;
         }
         // Not written: the next change writes it (reported by `update`).
         let _ = ledger::update(identity::node_id_set(), |l| {
             let mut changed = false;
-            for (group, holder) in &holders {
+            for (group, _) in &holders {
                 let k = key(db, *group);
-                changed |= match holder {
-                    Some(h) => l.note_peer(Peer {
-                        key: k,
-                        system: 0,
-                        since: 0,
-                        node_id: *group,
-                        own_id: -1,
-                        seen_ms: now,
-                        pass_on: false,
-                        name: h.clone(),
-                    }),
-                    None => l.keep_peers(|p| p.key != k),
-                };
+                if !entries.iter().any(|e| e.key == k) {
+                    changed |= l.keep_peers(|p| p.key != k);
+                }
+            }
+            for e in entries {
+                changed |= l.note_peer(e);
             }
             changed
         });
@@ -147,24 +193,25 @@ impl Releases {
         out
     }
 
-    /// What the node told to stop for `group` of `db` answered.
-    pub fn told(&mut self, db: u32, group: i32, answer: Result<bool, String>) {
+    /// What the node told to stop for `group` of `db` answered, and where
+    /// its generators stopped, if it said.
+    pub fn told(&mut self, db: u32, group: i32, answer: Result<(bool, Option<[u64; 3]>), String>) {
         let Some((node, listed, _)) = self.pending.get(&(db, group)) else {
             return;
         };
-        let stopped = match &answer {
-            Ok(stopped) => *stopped,
+        let (stopped, stop) = match &answer {
+            Ok(said) => *said,
             // Down, or out of reach: taken for down, as a failover's old
             // primary is (docs/across-servers.md, "Handover").
             Err(why) if policy::taken_for_down(why) => {
                 pgrx::log!("chronoid: could not tell {}:{}, which held Citus group {group}, to stop: {why}; taken for down", node.host, node.port);
-                true
+                (true, None)
             }
-            Err(_) => false,
+            Err(_) => (false, None),
         };
         if stopped {
             let listed = listed.clone();
-            self.confirm(db, vec![(group, listed)]);
+            self.confirm(db, vec![(group, listed)], stop);
         }
     }
 }
@@ -197,7 +244,7 @@ pub fn answer_release(group: i32) -> Result<String, String> {
         let me = instance::own(own);
         let (_, written) = ledger::update(identity::node_id_set(), |l| {
             l.note_peer(Peer {
-                key: judging::holding_key(group),
+                key: judging::holding_key(my_db(), group),
                 system: me.system,
                 since: me.since,
                 node_id: Holding::NotListed.code(),
@@ -212,31 +259,66 @@ pub fn answer_release(group: i32) -> Result<String, String> {
             pgrx::log!("chronoid: the Citus coordinator says group {group} is no longer this node's: its counter generators refuse in this database from now on");
         }
     }
-    Ok(policy::released_line(group))
+    // Where its generators stopped: the node given the group resumes above.
+    Ok(policy::released_line(group) + &policy::last_line(generator::last_ticks()))
 }
 
 /// A coordinator's answer to a node that asks who holds `group`: the
-/// holder it confirmed in this database, empty where it keeps none (a
-/// group never held, or a coordinator whose peer worker has not read its
-/// formation: the listed node stands).
+/// holder it confirmed in this database, with where the generators of the
+/// node that held the group before stopped; empty where it keeps none (a
+/// group never held: the listed node stands). Without its file (never
+/// written, or lost while the server runs) it names no holder, so that the
+/// node waits until the peer worker has written what it confirmed.
 pub fn answer_holder(group: i32) -> String {
+    if !ledger::exists() {
+        return policy::holder_line(group, None);
+    }
     let k = key(my_db(), group);
     ledger::read()
         .peers
         .iter()
         .find(|p| p.key == k)
-        .map(|p| policy::holder_line(group, Some(&p.name)))
+        .map(|p| {
+            let (holder, stop) = policy::read_stop(&p.name);
+            policy::holder_line(group, Some(holder))
+                + &stop.map(policy::last_line).unwrap_or_default()
+        })
         .unwrap_or_default()
 }
 
-/// Whether a coordinator's answer on `group` to a question started at
-/// `started_ms` stands: not one asked before the coordinator told this
-/// node the group is no longer its (it would undo that). An answer that
-/// this node holds the group lifts the mark.
-pub fn holding_stands(group: i32, started_ms: u64, holding: &Holding) -> bool {
-    let told_after = verdict::released_at(group).is_some_and(|ms| ms >= started_ms);
+/// This node, given `group` of database `db` by its coordinator, which said
+/// where the generators of the node that held it stopped (`stop`): every
+/// pair handed out here lies above them, and the figure is kept for this
+/// instance (`chronoid.peers`), so that a restart before the first ID
+/// resumes above them too (`handover::resume_as_recorded`).
+pub fn resume_above(db: u32, group: i32, own: i32, stop: Option<[u64; 3]>) {
+    let Some(stop) = stop else { return };
+    generator::resume_above(stop);
+    let me = instance::own(own);
+    let now = crate::pg::clock::now_ms();
+    let _ = ledger::update(identity::node_id_set(), |l| {
+        l.note_peer(Peer {
+            key: format!("{} stopped at", judging::holding_key(db, group)),
+            system: me.system,
+            since: me.since,
+            node_id: 0,
+            own_id: own,
+            seen_ms: now,
+            pass_on: false,
+            name: policy::with_stop("the node that held it before", Some(stop)),
+        })
+    });
+}
+
+/// Whether the answer of database `db`'s coordinator on `group` to a
+/// question started at `started_ms` stands: not one asked before the
+/// coordinator told this node the group is no longer its (it would undo
+/// that). An answer that this node holds the group lifts that database's
+/// mark, and no other's: another database is another formation.
+pub fn holding_stands(db: u32, group: i32, started_ms: u64, holding: &Holding) -> bool {
+    let told_after = verdict::released_in(db).is_some_and(|(g, ms)| g == group && ms >= started_ms);
     if !told_after && matches!(holding, Holding::Holds { .. }) {
-        verdict::clear_released(group);
+        verdict::clear_released(db, group);
     }
     !told_after
 }

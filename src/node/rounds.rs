@@ -47,6 +47,7 @@ pub(super) enum Target {
     },
     Holding {
         own: i32,
+        db: u32,
         group: i32,
         coordinator: String,
         started_ms: u64,
@@ -239,9 +240,10 @@ impl Worker {
         let keys = peer_keys(facts);
         self.questions.iter().any(|(t, _)| match t {
             Target::Peer { key, .. } => keys.contains(key),
-            Target::Holding { group, .. } => {
-                facts.holding.as_ref().is_some_and(|h| h.group == *group)
-            }
+            Target::Holding { db, group, .. } => facts
+                .holding
+                .as_ref()
+                .is_some_and(|h| (h.db, h.group) == (*db, *group)),
             Target::Formation { .. } | Target::Release { .. } => false,
             Target::Predecessor { .. } => facts.unusable.is_none(),
         })
@@ -334,15 +336,14 @@ impl Worker {
                 ));
             }
             if let Some(h) = &facts.holding {
-                let key = judging::holding_key(h.group);
-                let busy = self
-                    .questions
-                    .iter()
-                    .any(|(t, _)| matches!(t, Target::Holding { group, .. } if *group == h.group));
+                let key = judging::holding_key(h.db, h.group);
+                let busy = self.questions.iter().any(|(t, _)| {
+                    matches!(t, Target::Holding { db, group, .. } if (*db, *group) == (h.db, h.group))
+                });
                 // Never told, or told the group is being handed over to
                 // this node (the coordinator telling the last holder to
                 // stop: moments).
-                let said = judging::said_to_me(ledger, h.group, own);
+                let said = judging::said_to_me(ledger, h.db, h.group, own);
                 let every = match said {
                     Some(Holding::Pending { .. }) => ASK_AGAIN_PENDING,
                     _ => ASK_UNHEARD_EVERY,
@@ -360,6 +361,7 @@ impl Worker {
                     self.questions.push((
                         Target::Holding {
                             own,
+                            db: h.db,
                             group: h.group,
                             coordinator: h.coordinator.clone(),
                             started_ms: crate::pg::clock::now_ms(),

@@ -213,20 +213,14 @@ pub fn released_in(db: u32) -> Option<(i32, u64)> {
         .then(|| (group, c.released_ms.load(Ordering::Acquire)))
 }
 
-/// When a database of this server was last told `group` is no longer its.
-pub fn released_at(group: i32) -> Option<u64> {
-    shared()
+/// The worker: database `db`'s coordinator says `group` is this node's
+/// again (asked after it said otherwise).
+pub fn clear_released(db: u32, group: i32) {
+    for c in shared()
         .citus
         .iter()
-        .filter(|c| c.released.load(Ordering::Acquire) == group)
-        .map(|c| c.released_ms.load(Ordering::Acquire))
-        .max()
-}
-
-/// The worker: the coordinator says `group` is this node's again (asked
-/// after it said otherwise).
-pub fn clear_released(group: i32) {
-    for c in &shared().citus {
+        .filter(|c| c.db.load(Ordering::Acquire) == db)
+    {
         let _ = c
             .released
             .compare_exchange(group, NO_GROUP, Ordering::AcqRel, Ordering::Acquire);

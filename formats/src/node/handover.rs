@@ -123,6 +123,35 @@ pub fn last_line(last: [u64; 3]) -> String {
     format!("\nlast\t{}\t{}\t{}", last[0], last[1], last[2])
 }
 
+/// A ledger entry's name with where the generators of the server whose
+/// place it records stopped (each as milliseconds since its epoch), so that
+/// a restart before the first ID still resumes above them.
+pub fn with_stop(name: &str, last: Option<[u64; 3]>) -> String {
+    match last {
+        Some([a, b, c]) => format!("{name}{STOPPED_AT}{a} {b} {c})"),
+        None => name.to_owned(),
+    }
+}
+
+/// A name written by [`with_stop`]: the name, and where the generators
+/// stopped, if it says.
+pub fn read_stop(name: &str) -> (&str, Option<[u64; 3]>) {
+    let Some((bare, rest)) = name.split_once(STOPPED_AT) else {
+        return (name, None);
+    };
+    let v: Vec<u64> = rest
+        .trim_end_matches(')')
+        .split(' ')
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    match v.as_slice() {
+        &[a, b, c] => (bare, Some([a, b, c])),
+        _ => (name, None),
+    }
+}
+
+const STOPPED_AT: &str = " (its generators stopped at ";
+
 /// An answer split into its lines of servers and where the generators
 /// stopped (`None`: not said).
 pub fn split_answer(text: &str) -> (&str, Option<[u64; 3]>) {
@@ -251,6 +280,17 @@ pub fn released_line(group: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stop_reads_back_from_a_name() {
+        let name = with_stop("10.0.0.3:5432", Some([7, 0, 1_234_567]));
+        assert_eq!(read_stop(&name), ("10.0.0.3:5432", Some([7, 0, 1_234_567])));
+        assert_eq!(read_stop("10.0.0.3:5432"), ("10.0.0.3:5432", None));
+        assert_eq!(with_stop("x", None), "x");
+        // A name that only looks like one keeps its text.
+        let odd = "x (its generators stopped at 1 2)";
+        assert_eq!(read_stop(odd), (odd, None));
+    }
 
     fn k(system: u64, since: u64, node_id: i32, name: &str) -> Known {
         Known {
