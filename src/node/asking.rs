@@ -25,6 +25,7 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
+pub use super::citus::Formation;
 use super::{citus, identity, ledger};
 use crate::pg::libpq::{Connection, Progress, Row, ANSWER_WITHIN};
 use chronoid_formats::node_handover::{read_holder, released_line, split_answer};
@@ -67,19 +68,6 @@ pub struct Answer {
     pub name: String,
     /// What it said of itself and of the servers it knows.
     pub known: Vec<Known>,
-}
-
-/// What one database of this server says of its Citus formation.
-pub enum Formation {
-    /// Not a Citus node (no extension).
-    NotCitus,
-    /// A Citus node: its group id (`None`: the table has no row), the
-    /// formation's nodes, and the two tables' oids.
-    Citus {
-        group: Option<i32>,
-        nodes: Vec<citus::ListedNode>,
-        tables: [u32; 2],
-    },
 }
 
 enum Stage {
@@ -355,7 +343,7 @@ impl Question {
                 self.sent = false;
                 None
             }
-            (Kind::Formation, _) => Some(Outcome::Formation(Ok(read_formation(rows)))),
+            (Kind::Formation, _) => Some(Outcome::Formation(Ok(citus::read_formation(rows)))),
             (Kind::Release { group }, _) => {
                 let text = rows
                     .first()
@@ -376,40 +364,6 @@ impl Question {
             }
             (Kind::Holding { .. }, _) => None,
         }
-    }
-}
-
-fn read_formation(rows: Vec<Row>) -> Formation {
-    let group = rows
-        .first()
-        .and_then(|r| r.first().cloned().flatten())
-        .and_then(|g| g.parse().ok());
-    let nodes = rows
-        .iter()
-        .filter_map(|r| {
-            Some(citus::ListedNode {
-                group: r.get(1)?.as_deref()?.parse().ok()?,
-                host: r.get(2)?.clone()?,
-                port: r.get(3)?.as_deref()?.parse().ok()?,
-                active: r.get(4)?.as_deref()? == "true",
-                primary: r
-                    .get(7)
-                    .cloned()
-                    .flatten()
-                    .is_none_or(|role| role == "primary"),
-            })
-        })
-        .collect();
-    let oid = |i: usize| {
-        rows.first()
-            .and_then(|r| r.get(i).cloned().flatten())
-            .and_then(|o| o.parse().ok())
-            .unwrap_or(0)
-    };
-    Formation::Citus {
-        group,
-        tables: [oid(5), oid(6)],
-        nodes,
     }
 }
 

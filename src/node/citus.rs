@@ -14,7 +14,7 @@
 //! The node layer: may import `src/pg/` and `src/durable/`, never
 //! `src/types/` or `src/generators.rs`.
 
-use crate::pg::libpq::quote;
+use crate::pg::libpq::{quote, Row};
 
 /// A node of the formation, as `pg_dist_node` lists it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -90,4 +90,52 @@ pub fn conninfo_of(node: &ListedNode, dbname: &str, user: &str, options: &str) -
         quote(dbname),
         quote(user)
     )
+}
+
+/// What one database of this server says of its Citus formation.
+pub enum Formation {
+    /// Not a Citus node (no extension).
+    NotCitus,
+    /// A Citus node: its group id (`None`: the table has no row), the
+    /// formation's nodes, and the two tables' oids.
+    Citus {
+        group: Option<i32>,
+        nodes: Vec<ListedNode>,
+        tables: [u32; 2],
+    },
+}
+
+/// The rows of the question that reads a database's formation (`asking.rs`).
+pub fn read_formation(rows: Vec<Row>) -> Formation {
+    let group = rows
+        .first()
+        .and_then(|r| r.first().cloned().flatten())
+        .and_then(|g| g.parse().ok());
+    let nodes = rows
+        .iter()
+        .filter_map(|r| {
+            Some(ListedNode {
+                group: r.get(1)?.as_deref()?.parse().ok()?,
+                host: r.get(2)?.clone()?,
+                port: r.get(3)?.as_deref()?.parse().ok()?,
+                active: r.get(4)?.as_deref()? == "true",
+                primary: r
+                    .get(7)
+                    .cloned()
+                    .flatten()
+                    .is_none_or(|role| role == "primary"),
+            })
+        })
+        .collect();
+    let oid = |i: usize| {
+        rows.first()
+            .and_then(|r| r.get(i).cloned().flatten())
+            .and_then(|o| o.parse().ok())
+            .unwrap_or(0)
+    };
+    Formation::Citus {
+        group,
+        tables: [oid(5), oid(6)],
+        nodes,
+    }
 }
