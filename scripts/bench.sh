@@ -54,6 +54,8 @@ pgv=$(psql_bench -At -c "SHOW server_version")
     echo
     env_note=
     [ ${#sizes[@]} -eq 0 ] || env_note="CHRONOID_BENCH_N=${CHRONOID_BENCH_N:-} CHRONOID_BENCH_INSERT_N=${CHRONOID_BENCH_INSERT_N:-} "
+    [ -z "${CHRONOID_LOAD_SECONDS:-}" ] || env_note+="CHRONOID_LOAD_SECONDS=$CHRONOID_LOAD_SECONDS "
+    [ -z "${PG_CONFIG:-}" ] || env_note="PG_CONFIG=<PostgreSQL $("$PG_CONFIG" --version | cut -d' ' -f2)> $env_note"
     echo "Produced by \`${env_note}scripts/bench.sh${*:+ $*}\` (\`make bench\` runs it) on $(date -u +%Y-%m-%d)."
     echo "Machine: $(nproc) cores ($cpu), $mem; PostgreSQL $pgv; chronoid $(grep -m1 '^version' Cargo.toml | cut -d'"' -f2) (${CHRONOID_INSTALL_PROFILE:-release} build)."
     echo "Settings: ${SETTINGS[*]}; fsync = off; unlogged tables."
