@@ -27,7 +27,7 @@ from ._values import (
     Uid60,
 )
 
-__version__ = "0.6.0"
+__version__ = "0.7.0"
 __all__ = [
     "DEFAULT_CODOKEY_CONTEXT",
     "DEFAULT_CODOKEY_PRECISION",

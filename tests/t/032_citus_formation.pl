@@ -29,18 +29,7 @@ use Time::HiRes qw(usleep);
 use Chronoid;
 use CitusFormation;
 
-my $install = $ENV{CHRONOID_PG_INSTALL};
-chomp(my $major = `$install/bin/pg_config --version`);
-$major =~ s/^PostgreSQL (\d+).*/$1/;
-plan skip_all => "Citus 14 supports PostgreSQL 16 to 18; this is $major" if $major < 16;
-# Past this point a missing Citus is a failure: prove.sh's `needs: citus`
-# builds and installs it, or fails saying why.
-unless (-f "$install/lib/citus.so")
-{
-	fail("Citus is installed in $install (scripts/citus.sh, for `needs: citus`)");
-	done_testing();
-	exit;
-}
+citus_or_skip();
 
 my $tmp = PostgreSQL::Test::Utils::tempdir();
 my @TYPES = qw(nanoflake uid60 caloriosa scru160);

@@ -24,16 +24,8 @@ use Time::HiRes ();
 use Chronoid;
 use CitusFormation;
 
+citus_or_skip();
 my $install = $ENV{CHRONOID_PG_INSTALL};
-chomp(my $major = `$install/bin/pg_config --version`);
-$major =~ s/^PostgreSQL (\d+).*/$1/;
-plan skip_all => "Citus 14 supports PostgreSQL 16 to 18; this is $major" if $major < 16;
-unless (-f "$install/lib/citus.so")
-{
-	fail("Citus is installed in $install (scripts/citus.sh, for `needs: citus`)");
-	done_testing();
-	exit;
-}
 
 my $f = citus_formation(name => 'h', workers => 2);
 my $c = $f->{coordinator};
@@ -45,11 +37,6 @@ is($w1->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '1
 is($w2->safe_psql('postgres', 'SELECT nanoflake_generator(gen_nanoflake())'), '2', 'worker2 mints with its group id 2');
 
 
-sub duplicates
-{
-	my ($a, $b) = map { minted_ids($_, q{by = current_setting('cluster_name')}) } @_;
-	return (scalar(grep { $a->{$_} } keys %$b), scalar(keys %$a), scalar(keys %$b));
-}
 
 # 1. worker1's standby, promoted while worker1 writes, then made the node.
 $w1->backup('w1b');
@@ -68,7 +55,7 @@ $w1->wait_for_catchup($w1c);
 	$_->[0]->finish for $old, $new;
 	note "worker1's writer: ${$old->[2]}";
 	note "its promoted copy's writer: ${$new->[2]}";
-	my ($dups, $n_old, $n_new) = duplicates($w1, $w1c);
+	my ($dups, $n_old, $n_new) = repeated_ids($w1, $w1c);
 	cmp_ok($n_old, '>', 1000, "worker1 minted ($n_old IDs)");
 	cmp_ok($n_new, '>', 1000, "its promoted copy, made the node, minted ($n_new IDs)");
 	is($dups, 0, 'not one ID minted by both, counted from the promotion');
@@ -101,7 +88,7 @@ my $g2 = group_id($w2);
 	note "worker2's writer: ${$old->[2]}";
 	note "worker3's writer: ${$new->[2]}";
 	is(group_id($w3), $g2, "worker3 added with worker2's group id $g2");
-	my ($dups, $n_old, $n_new) = duplicates($w2, $w3);
+	my ($dups, $n_old, $n_new) = repeated_ids($w2, $w3);
 	cmp_ok($n_old, '>', 1000, "worker2 minted ($n_old IDs)");
 	cmp_ok($n_new, '>', 1000, "worker3 minted ($n_new IDs)");
 	is($dups, 0, 'not one ID minted by both, counted from the removal');

@@ -24,16 +24,7 @@ use Time::HiRes ();
 use Chronoid;
 use CitusFormation;
 
-my $install = $ENV{CHRONOID_PG_INSTALL};
-chomp(my $major = `$install/bin/pg_config --version`);
-$major =~ s/^PostgreSQL (\d+).*/$1/;
-plan skip_all => "Citus 14 supports PostgreSQL 16 to 18; this is $major" if $major < 16;
-unless (-f "$install/lib/citus.so")
-{
-	fail("Citus is installed in $install (scripts/citus.sh, for `needs: citus`)");
-	done_testing();
-	exit;
-}
+citus_or_skip();
 
 my $f = citus_formation(name => 'e', workers => 2, clock => ['worker2']);
 my $c = $f->{coordinator};
@@ -56,11 +47,6 @@ is($w2->safe_psql('app2', 'SELECT nanoflake_generator(gen_nanoflake())', timeout
 
 sub refusals { return ($_[0] =~ /by sqlstate: 55000=(\d+)/)[0] // 0 }
 sub verdict { return $_[0]->safe_psql('postgres', qq{SELECT state FROM chronoid_node_verdicts WHERE database = '$_[1]'}) }
-sub duplicates
-{
-	my ($a, $b) = map { minted_ids($_, q{by = current_setting('cluster_name')}) } @_;
-	return (scalar(grep { $a->{$_} } keys %$b), scalar(keys %$a), scalar(keys %$b));
-}
 
 # 1. Group 2 moved in postgres, worker2's clock 2 s ahead.
 set_clock($f->{clock}{worker2}, '+2');
@@ -77,7 +63,7 @@ my $w3;
 	$_->[0]->finish for $new, $old;
 	note "worker2's writer: ${$old->[2]}";
 	note "worker3's writer: ${$new->[2]}";
-	my ($dups, $n_old, $n_new) = duplicates($w2, $w3);
+	my ($dups, $n_old, $n_new) = repeated_ids($w2, $w3);
 	cmp_ok($n_old, '>', 1000, "worker2 minted ($n_old IDs)");
 	cmp_ok($n_new, '>', 1000, "worker3 minted ($n_new IDs)");
 	is($dups, 0, 'not one ID minted by both, counted from the removal');
@@ -113,7 +99,7 @@ ok(!-e $c->data_dir . '/chronoid.peers', "the coordinator's chronoid.peers remov
 	note "worker3's writer: ${$old->[2]}";
 	note "worker4's writer: ${$new->[2]}";
 	is($early, '0', 'worker4 minted nothing while worker3, which held the group, could not be told to stop');
-	my ($dups, $n_old, $n_new) = duplicates($w3, $w4);
+	my ($dups, $n_old, $n_new) = repeated_ids($w3, $w4);
 	cmp_ok($n_old, '>', 1000, "worker3 minted ($n_old IDs)");
 	cmp_ok($n_new, '>', 1000, "worker4 minted once worker3 had stopped ($n_new IDs)");
 	is($dups, 0, 'not one ID minted by both, counted from the removal');

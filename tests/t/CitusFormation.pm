@@ -28,7 +28,30 @@ use Test::More;
 use Chronoid;
 
 our @EXPORT = qw(citus_formation add_worker restart_node formation_nodes
-  group_id);
+  group_id citus_or_skip repeated_ids);
+
+# Skips the test file on a major Citus 14 does not support (15), and fails
+# it where Citus should be installed and is not: prove.sh's `needs: citus`
+# builds and installs it, or fails saying why.
+sub citus_or_skip
+{
+	my $install = $ENV{CHRONOID_PG_INSTALL};
+	chomp(my $major = `$install/bin/pg_config --version`);
+	$major =~ s/^PostgreSQL (\d+).*/$1/;
+	plan skip_all => "Citus 14 supports PostgreSQL 16 to 18; this is $major" if $major < 16;
+	return if -f "$install/lib/citus.so";
+	fail("Citus is installed in $install (scripts/citus.sh, for `needs: citus`)");
+	done_testing();
+	exit;
+}
+
+# The IDs two nodes minted into their tables `minted` (the rows each
+# minted itself): how many both minted, and how many each minted.
+sub repeated_ids
+{
+	my ($a, $b) = map { minted_ids($_, q{by = current_setting('cluster_name')}) } @_;
+	return (scalar(grep { $a->{$_} } keys %$b), scalar(keys %$a), scalar(keys %$b));
+}
 
 # What every node of a formation has in postgresql.conf. The nodes reach
 # each other over TCP on 127.0.0.1 (Cluster.pm's nodes listen on a Unix
