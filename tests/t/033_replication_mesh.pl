@@ -233,6 +233,13 @@ set_node_id($n{east}, 1);
 # committing backend knows of it). A third server, twin, has east's id 1;
 # east's subscription from_west is pointed at it.
 {
+	# west's peer worker stopped for the block: west asks east every 10 s,
+	# and asked while from_west points at twin it learns twin (east passes
+	# its publishers on) and echoes it back, and a server known with east's
+	# own id is never forgotten by time (its rows may have arrived), so
+	# east would refuse for good. Asked by east, west's backends answer.
+	my $west_worker = $n{west}->safe_psql('postgres', q{SELECT pid FROM pg_stat_activity WHERE backend_type = 'chronoid peer worker'});
+	kill 'STOP', $west_worker;
 	my $twin = chronoid_node('twin');
 	$twin->start;
 	set_node_id($twin, 1);
@@ -359,6 +366,7 @@ set_node_id($n{east}, 1);
 	$n{east}->safe_psql('postgres', "ROLLBACK PREPARED 'subber_$_'") for 1 .. 17;
 	$n{east}->safe_psql('postgres', join(";\n", map { "ALTER SUBSCRIPTION $_ SET (slot_name = NONE); DROP SUBSCRIPTION $_" } 'mine', map { "mine_$_" } 2 .. 17));
 	$twin->stop;
+	kill 'CONT', $west_worker;
 }
 
 # 6b. A publisher that answered before and then stops answering (its
